@@ -1,0 +1,63 @@
+"""The reward-source contract: a global score and located local penalties per completion.
+
+A reward source never sees tokens. It reads the completion *text* and reports
+(SPEC §3, Eq. 4) a global score G and local signals located on character spans or on lines of
+that text; ``bot_repro.rewards.mapper`` turns them into per-token local rewards S_t using
+offsets computed from the sampled token ids. The trainer then forms r_t = w_g G + w_s S_t.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot_repro.registry import Registry
+
+
+@dataclass
+class SpanReward:
+    """Value added to every token overlapping characters [start, end) of the completion text."""
+
+    start: int
+    end: int
+    value: float
+
+
+@dataclass
+class RewardResult:
+    """What a reward source says about one completion.
+
+    global_score: G, added to every token (after the w_g weight).
+    lines: {0-indexed line of the completion text: penalty}; spread to neighbouring lines with
+        phi(d) = max(0, 1 - d/(w+1)) by the mapper (w = the reward's ``window``). Values from
+        several sources add up on a line.
+    spans: values on character spans, applied to overlapping tokens without spreading.
+    components: named parts of the global score and other scalars, logged as means per step.
+    info: free-form detail kept with saved rollouts (diagnostics, failure reasons, ...).
+    """
+
+    global_score: float
+    lines: dict[int, float] = field(default_factory=dict)
+    spans: list[SpanReward] = field(default_factory=list)
+    components: dict[str, float] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def add_line(self, line: int, value: float) -> None:
+        self.lines[line] = self.lines.get(line, 0.0) + value
+
+
+class RewardSource(Protocol):
+    """Scores a batch of completions; ``rows`` are the dataset rows they answer (same order).
+
+    Must never raise on bad model output: a completion that cannot be checked scores as a
+    failure with the reason in ``info["failure"]``.
+    """
+
+    window: int
+
+    def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]: ...
+
+
+# name -> factory(reward_cfg: dict, context: dict) -> RewardSource.
+# ``context`` carries shared objects (e.g. the judge client) built once per run.
+REWARD_SOURCES: Registry = Registry("reward source")
