@@ -1,0 +1,46 @@
+"""Analysis of training runs: loading run directories, statistics over seeds, and study summaries.
+
+``load`` reads run directories into tidy tables, ``smoothing`` and ``bootstrap`` hold the one smoothing
+and the one interval rule every number uses, ``stats`` turns tables into curves, threshold crossings,
+speed-ups and drops, ``summary`` builds the per-study JSON and Markdown report, and ``synthetic``
+writes run directories in the trainer's format for tests and dry runs.
+"""
+
+from bot_repro.analysis.bootstrap import bootstrap_ci, ratio_of_means_ci
+from bot_repro.analysis.load import load_run_table, load_runs
+from bot_repro.analysis.smoothing import DEFAULT_SMOOTHING, NO_SMOOTHING, Smoothing, smooth
+from bot_repro.analysis.stats import (
+    aggregate_curves,
+    crossings_per_run,
+    final_values,
+    first_crossing,
+    group_ci,
+    peak_to_final_drop,
+    peak_to_final_drops,
+    speedup_vs,
+    steps_to_threshold,
+)
+from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown
+
+__all__ = [
+    "DEFAULT_SMOOTHING",
+    "NO_SMOOTHING",
+    "Smoothing",
+    "aggregate_curves",
+    "bootstrap_ci",
+    "collect_meta",
+    "crossings_per_run",
+    "final_values",
+    "first_crossing",
+    "group_ci",
+    "load_run_table",
+    "load_runs",
+    "peak_to_final_drop",
+    "peak_to_final_drops",
+    "ratio_of_means_ci",
+    "smooth",
+    "speedup_vs",
+    "steps_to_threshold",
+    "summarise",
+    "summary_markdown",
+]

@@ -31,6 +31,7 @@ class CodeVerdict:
     non_react: bool = False  # the judge answered with the NON_REACT_CODE sentinel
     ok: bool = True
     raw: str = ""
+    error: str = ""  # why ok is False: unparseable reply, failed call (after retries), ...
 
 
 @dataclass
@@ -46,6 +47,7 @@ class ScreenshotVerdict:
     lines: list[LineImpact] = field(default_factory=list)
     ok: bool = True
     raw: str = ""
+    error: str = ""  # why ok is False: no screenshot, unparseable reply, failed call, ...
 
 
 @dataclass
@@ -60,6 +62,7 @@ class PairResult:
     win_a: float  # 1.0, 0.5 (2-2 tie) or 0.0, from four ABBA-ordered calls
     votes: list[str] = field(default_factory=list)  # the winner per call, as "a"/"b"/"" (failed)
     tie: bool = False
+    ok: bool = True  # False when no call gave a vote (then win_a = 0.5, tie = True: no information)
 
 
 @dataclass

@@ -1,0 +1,54 @@
+# bot_repro: common commands. `make install` once, then `make test` / `make demo`.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+ARGS ?=
+TORCH_VERSION ?= 2.13.0
+TORCH_INDEX_URL ?=
+CLUSTER ?= local
+RESOURCES ?=
+export PYTHONUNBUFFERED := 1
+
+.PHONY: install install-python install-react test test-fast lint bench demo study figures clean-runs
+
+install: install-python install-react
+
+install-python: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	# torch first, so nothing below pulls another build. Without CUDA set TORCH_INDEX_URL to the
+	# PyTorch CPU wheel index (README) to avoid a multi-GB CUDA download.
+	$(PIP) install -q "torch==$(TORCH_VERSION)" $(if $(TORCH_INDEX_URL),--index-url $(TORCH_INDEX_URL))
+	$(PIP) install -q -e ".[dev]"
+	touch $@
+
+install-react:
+	bash scripts/install_react_deps.sh
+
+# The test command README.md and .ci/run use.
+test:
+	$(PY) -m pytest -q -x --durations=15 tests
+
+test-fast:
+	$(PY) -m pytest -q -m "not slow" tests/unit tests/config
+
+lint:
+	$(VENV)/bin/ruff check bot_repro tests bench
+
+bench:
+	mkdir -p results/bench
+	$(PY) -m bench.core
+	$(PY) -m bench.judges
+	$(PY) -m bench.react
+	$(PY) -m bench.aime
+
+demo:
+	$(PY) -m bot_repro.study demo $(ARGS)
+
+study:
+	$(PY) -m bot_repro.study study $(ARGS)
+
+clean-runs:
+	rm -rf runs/smoke

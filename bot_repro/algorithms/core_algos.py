@@ -1,0 +1,282 @@
+"""The seven advantage estimators (SPEC §2), registered by name in ``ADVANTAGES``.
+
+Every estimator has the signature::
+
+    fn(global_rewards: Tensor[B], local_rewards: Tensor[B, T], mask: Tensor[B, T], group_size: int,
+       *, w_g: float = 1.0, w_s: float = 1.0, eps: float = 1e-6, <own options>) -> Tensor[B, T]
+
+Rows of a group (the K = group_size rollouts of one prompt) are contiguous; B % K == 0 and
+K >= 2 (``ValueError`` otherwise). G = global_rewards, S = local_rewards, and the token reward is
+r_{k,t} = w_g G_k + w_s S_{k,t}. Results are float32 whatever the input dtype, exactly 0 at
+padded positions (mask == 0), and computed without Python loops over rows or tokens. Options
+are checked on every call (``ConfigError`` naming the option and the allowed values).
+
+Conventions where SPEC leaves room (ours):
+- sequence-level estimators (grpo, dr_grpo, dapo, gspo) take group statistics over all K
+  rollouts, empty completions included (their sequence reward is defined; they just have no
+  token to carry an advantage);
+- a mean over an empty completion is 0 (``token_mean`` sequence rewards, PURE's baseline);
+- a group whose rewards are all equal gets exactly 0, not eps-amplified rounding noise.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from bot_repro.algorithms.batch import (
+    RewardBatch,
+    check_finite_rows,
+    group_center,
+    reverse_cumsum,
+    sequence_rewards,
+)
+from bot_repro.algorithms.options import check_overlong
+from bot_repro.algorithms.pooled import group_token_stats, pooled_token_stats, zero_std_groups
+from bot_repro.algorithms.registry import register_advantage
+
+__all__ = [
+    "bot_grpo",
+    "dapo",
+    "dr_grpo",
+    "group_token_stats",
+    "grpo",
+    "gspo",
+    "min_form_credit",
+    "ps_grpo",
+    "pure",
+    "zero_std_groups",
+]
+
+
+@register_advantage("grpo")
+def grpo(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    std: str = "population",
+    seq_reward: str = "global",
+) -> Tensor:
+    """GRPO (paper Eq. 1): A_k = (R_k - mean_j R_j) / (std_j R_j + eps) on every valid token of rollout k.
+
+    std: ``population`` (SPEC default) or ``unbiased`` (verl / TRL). seq_reward: ``global``
+    R = w_g G (the paper's GRPO), ``token_mean`` R = w_g G + w_s mean_t S, ``token_sum``
+    R = w_g G + w_s sum_t S (over valid tokens).
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    R = sequence_rewards(batch, seq_reward, w_g, w_s)
+    return batch.broadcast(group_center(batch, R, scale=True, std=std, eps=eps))
+
+
+@register_advantage("dr_grpo")
+def dr_grpo(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    seq_reward: str = "global",
+) -> Tensor:
+    """Dr. GRPO: A_k = R_k - mean_j R_j (no std) on every valid token of rollout k.
+
+    seq_reward as in ``grpo``. ``eps`` is accepted for a uniform option set but unused (nothing is
+    divided). The constant-normaliser loss aggregation is the trainer's.
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    R = sequence_rewards(batch, seq_reward, w_g, w_s)
+    return batch.broadcast(group_center(batch, R, scale=False))
+
+
+@register_advantage("dapo", cross_check=check_overlong)
+def dapo(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    std: str = "population",
+    seq_reward: str = "token_mean",
+    max_completion_length: int | None = None,
+    overlong_buffer: int = 0,
+    overlong_penalty: float = 1.0,
+) -> Tensor:
+    """DAPO: GRPO advantages of R_k (seq_reward default ``token_mean``) plus soft overlong punishment.
+
+    When max_completion_length (L_max) is set and overlong_buffer (L_cache) > 0:
+    R_k += overlong_penalty * clip((L_max - L_cache - L_k) / L_cache, -1, 0), L_k = valid tokens
+    of rollout k (0 up to L_max - L_cache, linear down to -overlong_penalty at L_max, flat after).
+    Dynamic sampling and clip-higher are the trainer's.
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    R = sequence_rewards(batch, seq_reward, w_g, w_s)
+    if max_completion_length is not None and overlong_buffer > 0:
+        over = (max_completion_length - overlong_buffer - batch.L) / overlong_buffer
+        R = R + overlong_penalty * over.clamp(min=-1.0, max=0.0)
+    return batch.broadcast(group_center(batch, R, scale=True, std=std, eps=eps))
+
+
+@register_advantage("gspo")
+def gspo(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    std: str = "population",
+    seq_reward: str = "token_mean",
+) -> Tensor:
+    """GSPO: sequence advantages as ``grpo`` with seq_reward default ``token_mean``.
+
+    The sequence-level importance ratio and its clipping are TRL's (``importance_sampling_level``).
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    R = sequence_rewards(batch, seq_reward, w_g, w_s)
+    return batch.broadcast(group_center(batch, R, scale=True, std=std, eps=eps))
+
+
+def min_form_credit(local_rewards: Tensor, mask: Tensor, *, w_s: float = 1.0, temperature: float = 0.1) -> Tensor:
+    """PURE's min-form credit q_{k,t} = softmax_t(-p_{k,t} / temperature) p_{k,t}, p = w_s S, over valid tokens.
+
+    Shape [B, T] -> [B, T], float32, 0 on padding and for empty rows. As temperature -> 0 the
+    softmax concentrates on the smallest p, so sum_t q_{k,t} -> min_t p_{k,t}.
+    """
+    m = (mask != 0) if mask.dtype != torch.bool else mask
+    p = local_rewards.to(torch.float32) * w_s
+    check_finite_rows(torch.linalg.vecdot(p, m.to(torch.float32)), "local reward")
+    weights = torch.softmax(torch.where(m, p * (-1.0 / temperature), float("-inf")), dim=-1)
+    # an empty row's softmax is NaN (all -inf): where() replaces it, a product would not
+    return torch.where(m, weights * p, 0.0)
+
+
+def _leave_one_out_mean(x: Tensor, K: int) -> Tensor:
+    """[B] mean over the other K - 1 rows of each row's group."""
+    xg = x.view(-1, K)
+    return ((xg.sum(-1, keepdim=True) - xg) / (K - 1)).reshape(-1)
+
+
+@register_advantage("pure")
+def pure(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    temperature: float = 0.1,
+    whiten: bool = False,
+) -> Tensor:
+    """PURE (min-form credit assignment), tokens as steps.
+
+    q_{k,t} = ``min_form_credit`` (p = w_s S, softmax(-p / temperature) weights over valid tokens);
+    b_k = mean_{j != k} (mean_t q_{j,t}) (leave-one-out over the other K-1 rollouts; an empty
+    rollout's mean is 0); q'_{k,t} = q_{k,t} - b_k on valid tokens; w_g (G_k - mean_{j != k} G_j)
+    added at rollout k's last valid token; A_{k,t} = sum_{t' >= t} q'_{k,t'} (return to go).
+    No std normalisation; ``whiten`` = (A - mean) / (std + eps) over all valid tokens of the
+    batch (population std). ``eps`` is only used by ``whiten``.
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    m, K = batch.m, batch.K
+    q = min_form_credit(batch.S, m > 0, w_s=w_s, temperature=temperature)
+    q_mean = q.sum(-1) / batch.L.clamp(min=1.0)
+    q = (q - _leave_one_out_mean(q_mean, K).unsqueeze(-1)) * m
+    verifiable = w_g * (batch.G - _leave_one_out_mean(batch.G, K)) * (batch.L > 0)
+    last = (batch.T - 1) - m.flip(-1).argmax(-1)  # argmax: first maximum = last valid token
+    q.scatter_add_(1, last.unsqueeze(-1), verifiable.unsqueeze(-1))
+    A = reverse_cumsum(q) * m
+    if whiten:
+        n_valid = m.sum().clamp(min=1.0)
+        centred = (A - A.sum() / n_valid) * m
+        A = centred / ((centred.square().sum() / n_valid).sqrt() + eps)
+    return A
+
+
+@register_advantage("ps_grpo")
+def ps_grpo(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    std: str = "population",
+    reduce: str = "mean",
+) -> Tensor:
+    """Process-supervision GRPO (DeepSeekMath), every token a step.
+
+    r~_{k,t} = (r_{k,t} - mu) / (sigma + eps), mu and sigma the plain (unweighted) mean and std of
+    all valid token rewards of the group (std option as ``grpo``). DeepSeekMath sums the
+    normalised rewards of the steps at or after t; with one step per token that sum grows with
+    the remaining length, so our default ``reduce="mean"`` takes A_{k,t} = mean_{t' >= t} r~_{k,t'}
+    over valid tokens (length-independent scale); ``reduce="sum"`` is the literal sum.
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    stats = pooled_token_stats(batch, w_g, w_s, weighting="uniform", std=std)
+    normalised = stats.dev.mul_((1.0 / (stats.sigma + eps)).view(-1, 1, 1)).reshape(batch.B, batch.T)
+    A = reverse_cumsum(normalised)
+    if reduce == "mean":
+        A = A / reverse_cumsum(batch.m).clamp(min=1.0)
+    return A * batch.m
+
+
+@register_advantage("bot_grpo")
+def bot_grpo(
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    *,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
+    eps: float = 1e-6,
+    std: str = "population",
+    weighting: str = "inverse_length",
+    zero_std: str = "zero",
+) -> Tensor:
+    """BoT-GRPO (paper Eqs. 2-3): token rewards normalised by bag-of-token statistics of the group.
+
+    mu = sum_{k,t} w_{k,t} r_{k,t}; sigma^2 = sum_{k,t} w_{k,t} (r_{k,t} - mu)^2 over valid tokens;
+    A_{k,t} = (r_{k,t} - mu) / (sigma + eps).
+    weighting: ``inverse_length`` w = 1/(K_eff L_k) (paper) or ``uniform`` w = 1/N_tokens.
+    std: ``population`` or ``unbiased`` (sigma^2 / (1 - sum w^2), reliability-weights correction
+    with normalised weights). Empty completions (L_k == 0) are left out of mu and sigma
+    (K_eff = non-empty rollouts) and get 0. zero_std, for groups with sigma <= 1e-8: ``zero`` and
+    ``drop`` give A = 0 (with ``drop`` the trainer removes those groups, see ``zero_std_groups``),
+    ``eps`` gives (r - mu) / eps.
+    """
+    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+    if batch.empty:
+        return batch.zeros()
+    stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std)
+    fallback = 1.0 / eps if zero_std == "eps" else 0.0
+    inv = torch.where(stats.zero, fallback, 1.0 / (stats.sigma + eps))
+    return stats.dev.mul_(inv.view(-1, 1, 1)).reshape(batch.B, batch.T)

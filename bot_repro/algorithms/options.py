@@ -1,0 +1,107 @@
+"""Value checks for the options of the advantage estimators, keyed by option name.
+
+An option name means the same thing in every estimator (``std`` is always the population /
+unbiased switch, ``eps`` always the denominator guard), so one checker per name serves all of
+them. ``registry.register_advantage`` refuses to register an estimator whose keyword-only option
+has no checker here, so a new option cannot slip in unvalidated.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+from bot_repro.config_errors import ConfigError
+
+STD_CHOICES = ("population", "unbiased")
+SEQ_REWARD_CHOICES = ("global", "token_mean", "token_sum")
+WEIGHTING_CHOICES = ("inverse_length", "uniform")
+ZERO_STD_CHOICES = ("zero", "eps", "drop")
+REDUCE_CHOICES = ("mean", "sum")
+
+Checker = Callable[[str, Any, str], None]
+
+
+def _bad(option: str, value: Any, where: str, allowed: str) -> ConfigError:
+    return ConfigError(f"invalid value {value!r} for option {option!r} of {where}; allowed: {allowed}")
+
+
+def _is_real(value: Any) -> bool:
+    # bool is an int subclass, but `w_g: true` in a config is a mistake, not 1.0
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def choice(*allowed: str) -> Checker:
+    def check(option: str, value: Any, where: str) -> None:
+        if value not in allowed:
+            raise _bad(option, value, where, ", ".join(repr(a) for a in allowed))
+
+    return check
+
+
+def finite_real(option: str, value: Any, where: str) -> None:
+    if not _is_real(value) or not math.isfinite(value):
+        raise _bad(option, value, where, "a finite number")
+
+
+def positive_real(option: str, value: Any, where: str) -> None:
+    if not _is_real(value) or not math.isfinite(value) or value <= 0:
+        raise _bad(option, value, where, "a finite number > 0")
+
+
+def non_negative_real(option: str, value: Any, where: str) -> None:
+    if not _is_real(value) or not math.isfinite(value) or value < 0:
+        raise _bad(option, value, where, "a finite number >= 0")
+
+
+def boolean(option: str, value: Any, where: str) -> None:
+    if not isinstance(value, bool):
+        raise _bad(option, value, where, "true or false")
+
+
+def non_negative_int(option: str, value: Any, where: str) -> None:
+    if not _is_int(value) or value < 0:
+        raise _bad(option, value, where, "an integer >= 0")
+
+
+def optional_positive_int(option: str, value: Any, where: str) -> None:
+    if value is not None and (not _is_int(value) or value <= 0):
+        raise _bad(option, value, where, "null or an integer > 0")
+
+
+OPTION_CHECKS: dict[str, Checker] = {
+    "w_g": finite_real,
+    "w_s": finite_real,
+    "eps": positive_real,
+    "std": choice(*STD_CHOICES),
+    "seq_reward": choice(*SEQ_REWARD_CHOICES),
+    "weighting": choice(*WEIGHTING_CHOICES),
+    "zero_std": choice(*ZERO_STD_CHOICES),
+    "reduce": choice(*REDUCE_CHOICES),
+    "whiten": boolean,
+    "temperature": positive_real,
+    "max_completion_length": optional_positive_int,
+    "overlong_buffer": non_negative_int,
+    "overlong_penalty": non_negative_real,
+}
+
+
+def check_overlong(options: dict[str, Any], where: str) -> None:
+    """DAPO's soft overlong punishment needs L_max when a buffer is set, and L_cache <= L_max."""
+    max_len, buffer = options["max_completion_length"], options["overlong_buffer"]
+    if buffer > 0 and max_len is None:
+        raise ConfigError(
+            f"option 'overlong_buffer'={buffer} of {where} needs 'max_completion_length' (got null); "
+            "set it or use overlong_buffer: 0"
+        )
+    if max_len is not None and buffer > max_len:
+        raise ConfigError(
+            f"option 'overlong_buffer'={buffer} of {where} exceeds 'max_completion_length'={max_len}; "
+            f"allowed: 0..{max_len}"
+        )

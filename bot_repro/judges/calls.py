@@ -1,0 +1,139 @@
+"""One judge request end to end: cache, in-flight sharing, concurrency bound, timeout, retries.
+
+Every role goes through ``CallRunner.call``. At most ``max_concurrency`` attempts are in flight
+(the bound is released while a call sleeps in backoff); each attempt has ``timeout_s``.
+Transient failures are retried up to ``max_retries`` times after
+``min(backoff_max_s, backoff_base_s * 2**attempt)`` seconds scaled by a random factor in
+[0.5, 1] (jitter, so a burst of 429s does not come back in lockstep); a server's Retry-After
+(capped at ``retry_after_max_s``) is waited for when it is longer. When the retries are spent,
+or on a permanent error, ``JudgeCallFailed`` carries the reason; roles turn it into the failure
+values. Identical requests already in flight share one call: a sweep's runs and the repeated
+items of a batch pay once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from bot_repro.judges.backends.base import Backend, PermanentError, TransientError
+from bot_repro.judges.cache import CachedReply, JudgeCache, cache_key
+from bot_repro.judges.metrics import JudgeMetrics
+from bot_repro.judges.options import JudgeOptions
+
+log = logging.getLogger("bot_repro.judges")
+
+
+class JudgeCallFailed(Exception):
+    """A request gave no reply: retries spent or a permanent error (the message says which)."""
+
+
+@dataclass
+class _InFlight:
+    task: asyncio.Task
+    waiters: int = 0
+
+
+class CallRunner:
+    def __init__(
+        self,
+        opts: JudgeOptions,
+        backend: Backend,
+        cache: JudgeCache | None,
+        metrics: JudgeMetrics,
+        failure_log: Path | None = None,
+        rng: random.Random | None = None,
+    ):
+        self.opts = opts
+        self.backend = backend
+        self.cache = cache
+        self.metrics = metrics
+        self.failure_log = failure_log
+        self._rng = rng or random.Random()
+        self._sem = asyncio.Semaphore(opts.max_concurrency)
+        self._inflight: dict[str, _InFlight] = {}
+        self._n_failed = 0
+
+    async def call(self, role: str, messages: list[dict[str, Any]], sample: int = 0) -> str:
+        """The reply text; ``sample`` separates calls meant as independent draws of one request."""
+        params = {"temperature": float(self.opts.temperature), "max_tokens": int(self.opts.max_tokens)}
+        key = cache_key(self.opts.backend, self.opts.model, messages, {**params, "sample": sample})
+        self.metrics.add(calls=1)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.metrics.add(cache_hits=1)
+                return hit.text
+        entry = self._inflight.get(key)
+        if entry is None:
+            entry = _InFlight(asyncio.ensure_future(self._fetch(role, key, messages, params)))
+            self._inflight[key] = entry
+            entry.task.add_done_callback(lambda _t, k=key, e=entry: self._forget(k, e))
+        else:
+            self.metrics.add(cache_hits=1)
+        entry.waiters += 1
+        try:
+            return await asyncio.shield(entry.task)
+        except asyncio.CancelledError:
+            # the last caller that gives up cancels the call, so skipped steps are not paid for
+            entry.waiters -= 1
+            if entry.waiters == 0 and not entry.task.done():
+                self._forget(key, entry)
+                entry.task.cancel()
+            raise
+
+    def _forget(self, key: str, entry: _InFlight) -> None:
+        if self._inflight.get(key) is entry:
+            del self._inflight[key]
+
+    async def _fetch(self, role: str, key: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
+        start = time.monotonic()
+        attempt = 0
+        while True:
+            try:
+                async with self._sem:
+                    async with asyncio.timeout(self.opts.timeout_s):
+                        reply = await self.backend.complete(messages, params)
+                break
+            except (TransientError, TimeoutError) as exc:
+                reason = str(exc) or f"timeout after {self.opts.timeout_s}s"
+                if attempt >= self.opts.max_retries:
+                    self._failed(role, f"gave up after {attempt + 1} attempts: {reason}", start)
+                wait = self._backoff(attempt, getattr(exc, "retry_after", None))
+                log.debug("judge %s attempt %d failed (%s); retrying in %.2fs", role, attempt + 1, reason, wait)
+                self.metrics.add(retries=1)
+                attempt += 1
+                await asyncio.sleep(wait)
+            except PermanentError as exc:
+                self._failed(role, str(exc), start)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # an unexpected backend bug must not take the training run down
+                self._failed(role, f"unexpected {type(exc).__name__}: {exc}", start)
+        self.metrics.add_sent(time.monotonic() - start, reply.tokens_in, reply.tokens_out)
+        if self.cache is not None:
+            self.cache.put(key, CachedReply(reply.text, reply.tokens_in, reply.tokens_out))
+        return reply.text
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        wait = min(self.opts.backoff_max_s, self.opts.backoff_base_s * 2**attempt) * self._rng.uniform(0.5, 1.0)
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, self.opts.retry_after_max_s))
+        return wait
+
+    def _failed(self, role: str, reason: str, start: float) -> NoReturn:
+        self.metrics.add_sent(time.monotonic() - start, 0, 0)
+        self._n_failed += 1
+        # warn on the 1st, 10th, 100th, ... failure: visible without flooding the log
+        if self._n_failed in (1, 10, 100, 1000) or self._n_failed % 10000 == 0:
+            log.warning("judge call failed (%d so far): role=%s: %s", self._n_failed, role, reason)
+        if self.failure_log is not None:
+            with self.failure_log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"time": time.time(), "role": role, "reason": reason}) + "\n")
+        raise JudgeCallFailed(reason)

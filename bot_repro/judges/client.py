@@ -1,0 +1,128 @@
+"""``JudgeClient``: the synchronous face of the judges, used by rewards, tasks and evaluation.
+
+The async machinery runs on a private event loop in a daemon thread, so the sync methods work
+from the trainer, from scripts and from Jupyter (whose own loop is left alone). Each batch
+method fans its items out concurrently; the bound on calls in flight is global to the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot_repro.judges.backends import JUDGE_BACKENDS, Backend
+from bot_repro.judges.cache import JudgeCache
+from bot_repro.judges.calls import CallRunner
+from bot_repro.judges.metrics import JudgeMetrics
+from bot_repro.judges.options import JudgeOptions, parse_options
+from bot_repro.judges.prompts import PromptBook
+from bot_repro.judges.roles import SCREENSHOT_MODES, STEP_STRATEGIES, Roles, check_choice
+from bot_repro.judges.types import (
+    CodeJudgeInput,
+    CodeVerdict,
+    PairInput,
+    PairResult,
+    ScreenshotInput,
+    ScreenshotVerdict,
+    StepJudgeInput,
+)
+
+T = TypeVar("T")
+FAILURE_LOG = "judge_failures.jsonl"
+
+
+class JudgeClient:
+    """Judge roles over one backend, with cache, retries and accounting; ``close()`` when done."""
+
+    def __init__(self, opts: JudgeOptions, run_dir: Path | None = None, backend: Backend | None = None):
+        self.opts = opts
+        self.book = PromptBook(opts)  # template errors surface here, before any call
+        self.metrics = JudgeMetrics()
+        self.backend = backend if backend is not None else JUDGE_BACKENDS[opts.backend](opts)
+        self.cache = JudgeCache(opts.cache_path()) if opts.cache else None
+        failure_log = None
+        if run_dir is not None:
+            Path(run_dir).mkdir(parents=True, exist_ok=True)
+            failure_log = Path(run_dir) / FAILURE_LOG
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="judge-loop", daemon=True)
+        self._thread.start()
+        self._closed = False
+        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log)
+        self.roles = Roles(self.runner, self.book, opts, self.metrics)
+        try:
+            self._run(self.backend.start())
+        except BaseException:
+            self.close()
+            raise
+
+    def __repr__(self) -> str:
+        return f"JudgeClient(backend={self.opts.backend!r}, model={self.opts.model!r})"
+
+    def __enter__(self) -> JudgeClient:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self._closed:
+            coro.close()
+            raise RuntimeError("JudgeClient is closed")
+        if threading.current_thread() is self._thread:
+            coro.close()
+            raise RuntimeError("sync JudgeClient methods cannot be called from the judge event loop")
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()  # e.g. KeyboardInterrupt in a notebook: stop the batch's calls too
+            raise
+
+    async def _gather(self, coros: list[Coroutine[Any, Any, T]]) -> list[T]:
+        return list(await asyncio.gather(*coros))
+
+    def check_credentials(self) -> None:
+        """Raise ``ConfigError`` naming the missing environment variable; call before training."""
+        self.backend.check_credentials()
+
+    def code_judge(self, items: list[CodeJudgeInput], with_lines: bool = True) -> list[CodeVerdict]:
+        return self._run(self._gather([self.roles.code(item, with_lines) for item in items]))
+
+    def screenshot_judge(self, items: list[ScreenshotInput], mode: str = "global") -> list[ScreenshotVerdict]:
+        check_choice(mode, SCREENSHOT_MODES, "screenshot judge mode")
+        return self._run(self._gather([self.roles.screenshot(item, mode) for item in items]))
+
+    def pairwise_abba(self, items: list[PairInput]) -> list[PairResult]:
+        return self._run(self._gather([self.roles.pair(item) for item in items]))
+
+    def step_judge(self, items: list[StepJudgeInput], strategy: str = "error_propagation") -> list[list[int]]:
+        check_choice(strategy, STEP_STRATEGIES, "step judge strategy")
+        return self._run(self._gather([self.roles.steps(item, strategy) for item in items]))
+
+    def pop_metrics(self) -> dict[str, float]:
+        """Counters since the last pop (see ``bot_repro.judges.metrics``), for ``metrics.jsonl``."""
+        return self.metrics.pop()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        try:
+            if self._thread.is_alive():
+                asyncio.run_coroutine_threadsafe(self.backend.aclose(), self._loop).result(timeout=30)
+        finally:
+            self._closed = True
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=30)
+            self._loop.close()
+            if self.cache is not None:
+                self.cache.close()
+
+
+def build_judge_client(judge_cfg: dict | None, run_dir: Path | None = None) -> JudgeClient | None:
+    """The client for a ``judge`` config section, or None when the judge is disabled."""
+    opts = parse_options(judge_cfg)
+    return None if opts is None else JudgeClient(opts, run_dir)

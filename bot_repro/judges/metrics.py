@@ -1,0 +1,54 @@
+"""Per-step accounting of judge calls, popped by the trainer into ``metrics.jsonl``.
+
+Counted per logical request: ``calls`` (every request a role makes, cache hits included),
+``cache_hits`` (answered from the on-disk cache or by an identical request already in flight:
+paid once), ``failures`` (requests that gave no usable answer: the call failed after its retries,
+or the reply could not be parsed), ``retries`` (extra attempts), tokens in/out as reported by the
+backend for calls actually sent, and the mean latency of those calls (retries and backoff included).
+"""
+
+from __future__ import annotations
+
+import threading
+
+
+class JudgeMetrics:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # updated on the judge loop thread, popped by the trainer's
+        self._reset()
+
+    def _reset(self) -> None:
+        self.calls = 0
+        self.cache_hits = 0
+        self.failures = 0
+        self.retries = 0
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self._latency_sum = 0.0
+        self._latency_n = 0
+
+    def add(self, **counts: int) -> None:
+        with self._lock:
+            for name, value in counts.items():
+                setattr(self, name, getattr(self, name) + value)
+
+    def add_sent(self, latency_s: float, tokens_in: int, tokens_out: int) -> None:
+        with self._lock:
+            self._latency_sum += latency_s
+            self._latency_n += 1
+            self.tokens_in += tokens_in
+            self.tokens_out += tokens_out
+
+    def pop(self) -> dict[str, float]:
+        with self._lock:
+            out = {
+                "judge/calls": float(self.calls),
+                "judge/cache_hits": float(self.cache_hits),
+                "judge/failures": float(self.failures),
+                "judge/retries": float(self.retries),
+                "judge/tokens_in": float(self.tokens_in),
+                "judge/tokens_out": float(self.tokens_out),
+                "judge/latency_s_mean": self._latency_sum / self._latency_n if self._latency_n else 0.0,
+            }
+            self._reset()
+        return out

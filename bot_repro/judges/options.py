@@ -1,0 +1,133 @@
+"""The judge config schema (Hydra group ``judge``): validation and the role -> prompt template map.
+
+Secrets never live here: ``api_key_env`` holds the *name* of an environment variable, and the
+value is read only when a request is sent. Everything in this object may be logged or hashed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot_repro.config_errors import ConfigError, build_options
+
+BACKENDS = ("openai", "anthropic", "bedrock", "hf_local", "loopback")
+DISABLED = "none"  # conf/judge/none.yaml: no judge client is built
+
+# The checkout's conf/ directory; relative template paths resolve against the repository root.
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PROMPT_DIR = REPO_ROOT / "conf" / "judge_prompts"
+
+# role -> default template file. Each role's placeholders are fixed by the code that fills it.
+DEFAULT_PROMPTS = {
+    "code_score": "code_score.txt",
+    "code_lines": "code_lines.txt",
+    "screenshot_global": "screenshot_global.txt",
+    "screenshot_one_turn": "screenshot_one_turn.txt",
+    "screenshot_two_turn_score": "screenshot_two_turn_score.txt",
+    "screenshot_two_turn_lines": "screenshot_two_turn_lines.txt",
+    "pairwise": "pairwise.txt",
+    "step_independent": "step_independent.txt",
+    "step_context_aware": "step_context_aware.txt",
+}
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Prefixes of real keys (OpenAI, Anthropic, AWS, Hugging Face): a config holding one is refused.
+_KEY_LIKE = re.compile(r"^(sk-|sk_|AKIA|ASIA|hf_)")
+
+
+@dataclass
+class JudgeOptions:
+    backend: str
+    model: str = ""
+    base_url: str | None = None
+    api_key_env: str | None = None
+    max_concurrency: int = 32
+    timeout_s: float = 120.0
+    max_retries: int = 5
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 30.0
+    retry_after_max_s: float = 120.0  # a server's Retry-After is honoured up to this many seconds
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    cache: bool = True
+    cache_dir: str | None = None  # None -> ~/.cache/bot_repro/judges
+    prompts: dict[str, str] = field(default_factory=dict)  # role -> template path (overrides defaults)
+    region: str | None = None  # bedrock only; None -> the AWS default chain (AWS_REGION, profile)
+    device: str = "auto"  # hf_local only: "auto" (cuda when available), "cpu", "cuda:0", ...
+    step_lookahead: int = 1  # error propagation: steps of one solution judged at once
+    loopback_latency_s: float = 0.0  # loopback only: delay of the harness-started fake server
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"judge.backend={self.backend!r} is not supported; allowed: {', '.join(BACKENDS)}")
+        if self.backend != "loopback" and self.backend != "hf_local" and not self.model:
+            raise ConfigError(f"judge.model is required for backend {self.backend!r}")
+        if self.backend == "openai" and not self.base_url:
+            raise ConfigError("judge.base_url is required for backend 'openai' (e.g. https://api.openai.com/v1)")
+        if self.backend == "hf_local" and not self.model:
+            raise ConfigError("judge.model must be a local model directory or hub id for backend 'hf_local'")
+        if self.api_key_env is not None:
+            if _KEY_LIKE.match(self.api_key_env):
+                raise ConfigError(
+                    "judge.api_key_env must be the NAME of an environment variable (e.g. OPENAI_API_KEY), "
+                    "not the key itself; remove the key from the config"
+                )
+            if not _ENV_NAME.match(self.api_key_env):
+                raise ConfigError(
+                    f"judge.api_key_env={self.api_key_env!r} is not a valid environment variable name"
+                )
+        positive = {
+            "max_concurrency": self.max_concurrency,
+            "timeout_s": self.timeout_s,
+            "max_tokens": self.max_tokens,
+            "step_lookahead": self.step_lookahead,
+        }
+        for name, value in positive.items():
+            if not isinstance(value, int | float) or value <= 0:
+                raise ConfigError(f"judge.{name}={value!r} must be a positive number")
+        for name in ("max_retries", "backoff_base_s", "backoff_max_s", "retry_after_max_s", "loopback_latency_s"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or value < 0:
+                raise ConfigError(f"judge.{name}={value!r} must be >= 0")
+        if not 0.0 <= float(self.temperature) <= 2.0:
+            raise ConfigError(f"judge.temperature={self.temperature!r} must be in [0, 2]")
+        unknown = sorted(set(self.prompts) - set(DEFAULT_PROMPTS))
+        if unknown:
+            raise ConfigError(
+                f"unknown judge prompt role(s) {unknown} in judge.prompts; allowed roles: {', '.join(DEFAULT_PROMPTS)}"
+            )
+
+    def prompt_path(self, role: str) -> Path:
+        """The template file for ``role``: the override if given, else the shipped default."""
+        given = self.prompts.get(role)
+        if given is None:
+            return PROMPT_DIR / DEFAULT_PROMPTS[role]
+        path = Path(os.path.expanduser(given))
+        return path if path.is_absolute() else REPO_ROOT / path
+
+    def cache_path(self) -> Path:
+        base = Path(os.path.expanduser(self.cache_dir)) if self.cache_dir else Path.home() / ".cache/bot_repro/judges"
+        return base / "judge_cache.sqlite"
+
+
+def parse_options(judge_cfg: dict[str, Any] | None) -> JudgeOptions | None:
+    """Validate a ``judge`` config section; ``None``, ``{}`` or ``backend: none`` mean disabled."""
+    if not judge_cfg:
+        return None
+    values = dict(judge_cfg)
+    if values.get("backend") == DISABLED:
+        extra = sorted(set(values) - {"backend"})
+        if extra:
+            raise ConfigError(f"judge.backend=none takes no other keys, got {extra}")
+        return None
+    if "backend" not in values:
+        raise ConfigError(f"judge.backend is required; allowed: {', '.join((*BACKENDS, DISABLED))}")
+    if values.get("prompts") is None:
+        values.pop("prompts", None)
+    else:
+        values["prompts"] = dict(values["prompts"])
+    return build_options(JudgeOptions, values, "judge")

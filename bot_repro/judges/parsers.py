@@ -1,0 +1,167 @@
+"""Parsers of judge replies, exact to the fixed reply fields and failure rules of SPEC §5.
+
+Formats (field names are matched case-insensitively, markdown emphasis around them is ignored):
+
+    SCORE: n                       first SCORE field wins; n clipped to [0, 10], then / 10
+    JUSTIFICATION: ...
+    LINE_ANALYSIS:                 followed by entries, one a line, or by NONE
+    n: code | DESC: ... | IMPACT: -k
+    NON_REACT_CODE                 code-judge sentinel (alone on a line, or as the SCORE value)
+    VERDICT: +1 | 0 | -1           step judge, one label per call
+    WINNER: A | B                  pairwise judge (a bare "A" or "B" reply is accepted too)
+
+Failure rules: a missing or unparseable score gives ``ok=False``, score 0 and no lines. A line
+entry is ignored when malformed, when its line number is outside the code shown to the judge,
+or when its impact is not one of -1, -2, -3. Several entries for one line keep the worst; at
+most the three worst lines are kept (ties: earlier line first).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot_repro.judges.types import CodeVerdict, LineImpact, ScreenshotVerdict
+
+NON_REACT_SENTINEL = "NON_REACT_CODE"
+MAX_LINES = 3
+IMPACTS = (-1, -2, -3)
+
+_DECOR = " \t*_`>#"
+_FIELD = re.compile(r"^[\s>#*_`-]*(?P<name>SCORE|JUSTIFICATION|LINE_ANALYSIS|VERDICT|WINNER)[\s*_`]*:(?P<rest>.*)$",
+                    re.IGNORECASE | re.MULTILINE)
+# A number that is the whole token: "8", "7.5", "8.", "7/10" match; "1e3", "8a" do not.
+_NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?(?!\w)(?!\.\d)")
+_ENTRY = re.compile(
+    r"^\s*(?:[-*\u2022]\s+)?(?:line\s+)?(?P<line>[+-]?\d+)\s*:(?P<code>.*)\|\s*DESC\s*:(?P<desc>.*?)"
+    r"\|\s*IMPACT\s*:\s*(?P<impact>[+-]?\d+(?:\.0+)?)\s*[*_`.]*\s*$",
+    re.IGNORECASE,
+)
+_LETTER = re.compile(r"^(?:(?:screenshot|image|option|response)\s+)?\(?(?P<x>[AB])\)?(?=[\s.,;:!)]|$)", re.IGNORECASE)
+
+
+def _fields(reply: str) -> list[tuple[str, str, int, int]]:
+    """(upper-case field name, rest of its line, start offset, end offset of its line) in reply order."""
+    return [(m["name"].upper(), m["rest"], m.start(), m.end()) for m in _FIELD.finditer(reply)]
+
+
+def _field_value(reply: str, name: str) -> str | None:
+    """The text after the first ``name:``; if that line is empty, the next non-empty line."""
+    for field_name, rest, _, end in _fields(reply):
+        if field_name != name:
+            continue
+        value = rest.strip(_DECOR)
+        if value:
+            return value
+        for line in reply[end:].splitlines():
+            if line.strip(_DECOR):
+                return line.strip(_DECOR)
+        return ""
+    return None
+
+
+def parse_score(reply: str) -> float | None:
+    """The SCORE in [0, 1] (clipped from [0, 10]), or None when missing or unparseable."""
+    value = _field_value(reply, "SCORE")
+    if value is None:
+        return None
+    match = _NUMBER.match(value.lstrip("[(\"'"))
+    if match is None:
+        return None
+    return min(10.0, max(0.0, float(match.group(0)))) / 10.0
+
+
+def is_non_react(reply: str) -> bool:
+    """The code judge's sentinel: alone on a line or as the SCORE value, not merely mentioned in prose."""
+    if any(line.strip(_DECOR + ".\"'") == NON_REACT_SENTINEL for line in reply.splitlines()):
+        return True
+    score = _field_value(reply, "SCORE")
+    return score is not None and score.strip(".\"'").upper().startswith(NON_REACT_SENTINEL)
+
+
+def parse_lines(reply: str, n_lines: int) -> list[LineImpact]:
+    """Entries of the LINE_ANALYSIS section that name a shown line (0 <= n < n_lines)."""
+    section = _line_section(reply)
+    if section is None:
+        return []
+    worst: dict[int, LineImpact] = {}
+    for raw in section:
+        match = _ENTRY.match(raw)
+        if match is None:
+            continue
+        line = int(match["line"])
+        impact = int(float(match["impact"]))
+        if not 0 <= line < n_lines or impact not in IMPACTS:
+            continue
+        if line not in worst or impact < worst[line].impact:
+            worst[line] = LineImpact(line=line, impact=impact, desc=match["desc"].strip())
+    kept = sorted(worst.values(), key=lambda item: (item.impact, item.line))[:MAX_LINES]
+    return sorted(kept, key=lambda item: item.line)
+
+
+def _line_section(reply: str) -> list[str] | None:
+    """Lines after the LINE_ANALYSIS field up to the next field; None if absent or NONE."""
+    fields = _fields(reply)
+    for i, (name, rest, _, end) in enumerate(fields):
+        if name != "LINE_ANALYSIS":
+            continue
+        stop = fields[i + 1][2] if i + 1 < len(fields) else len(reply)
+        body = [rest, *reply[end:stop].splitlines()]
+        entries = [line for line in body if line.strip(_DECOR)]
+        if entries and entries[0].strip(_DECOR + ".").upper() == "NONE":
+            return None
+        return entries
+    return None
+
+
+def parse_code_reply(reply: str, n_lines: int | None) -> CodeVerdict:
+    """A code-judge reply; ``n_lines`` is the number of code lines shown, None for the score-only variant."""
+    if is_non_react(reply):
+        return CodeVerdict(score=0.0, non_react=True, ok=True, raw=reply)
+    score = parse_score(reply)
+    if score is None:
+        return CodeVerdict(score=0.0, ok=False, raw=reply)
+    lines = parse_lines(reply, n_lines) if n_lines is not None else []
+    return CodeVerdict(score=score, lines=lines, ok=True, raw=reply)
+
+
+def parse_screenshot_reply(reply: str, n_lines: int | None) -> ScreenshotVerdict:
+    """A global-only (``n_lines=None``) or 1-turn (lines attributed) screenshot-judge reply."""
+    score = parse_score(reply)
+    if score is None:
+        return ScreenshotVerdict(score=0.0, ok=False, raw=reply)
+    lines = parse_lines(reply, n_lines) if n_lines is not None else []
+    return ScreenshotVerdict(score=score, lines=lines, ok=True, raw=reply)
+
+
+def parse_two_turn(turn1: str, turn2: str | None, n_lines: int) -> ScreenshotVerdict:
+    """Score from turn 1 only; lines from turn 2 (any SCORE there is ignored: it cannot rescore)."""
+    score = parse_score(turn1)
+    if score is None:
+        return ScreenshotVerdict(score=0.0, ok=False, raw=turn1)
+    if turn2 is None:  # the line turn failed: the fixed score stands, without lines
+        return ScreenshotVerdict(score=score, ok=True, raw=turn1)
+    return ScreenshotVerdict(score=score, lines=parse_lines(turn2, n_lines), ok=True, raw=f"{turn1}\n---\n{turn2}")
+
+
+def parse_verdict(reply: str) -> int | None:
+    """A step label in {-1, 0, 1} from ``VERDICT: +1|0|-1``; None when missing or out of range."""
+    value = _field_value(reply, "VERDICT")
+    if value is None:
+        return None
+    match = _NUMBER.match(value)
+    if match is None or float(match.group(0)) not in (-1.0, 0.0, 1.0):
+        return None
+    return int(float(match.group(0)))
+
+
+def parse_winner(reply: str) -> str:
+    """``"a"`` or ``"b"`` as labelled in the prompt, ``""`` when the reply names neither."""
+    value = _field_value(reply, "WINNER")
+    if value is None:
+        value = reply.strip(_DECOR + ".\n")
+        if len(value) != 1:
+            return ""
+    match = _LETTER.match(value)
+    if match is None or match["x"] not in "AB":  # lower-case "a" is an article, not an answer
+        return ""
+    return match["x"].lower()

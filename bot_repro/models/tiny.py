@@ -1,0 +1,118 @@
+"""Tiny random-init models of the paper's three families, with a locally trained tokenizer.
+
+No hub access is needed: the architecture classes are the real ones (Qwen2, SmolLM3, Phi3), the
+sizes are shrunk so a CPU trains them in seconds, and the tokenizer is a byte-level BPE trained
+with ``tokenizers`` on a small corpus. Everything is saved to a directory so TRL loads it by path,
+exactly as it loads a hub checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import torch
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import (
+    Phi3Config,
+    Phi3ForCausalLM,
+    PreTrainedTokenizerFast,
+    Qwen2Config,
+    Qwen2ForCausalLM,
+    SmolLM3Config,
+    SmolLM3ForCausalLM,
+)
+
+FAMILIES = ("qwen2", "smollm3", "phi3")
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+# ChatML, as Qwen2.5 uses; the tiny families share it (their real templates are loaded from the hub).
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+_DEFAULT_CORPUS = [
+    "The quick brown fox jumps over the lazy dog. 0123456789 + - * / = ( ) [ ] { } < > </ /> ;:,.!?",
+    "def f(x):\n    return x + 1\n\nconst App = () => <div className=\"p-4\">Hello</div>;\n",
+    "<step 1> 3 + 4 = 7 </step 1> <final> 7 </final> <a><b></b></a> <p>text</p>",
+]
+
+
+def build_tokenizer(corpus: list[str] | None, vocab_size: int) -> PreTrainedTokenizerFast:
+    """Train a byte-level BPE (the scheme Qwen2, SmolLM3 and Phi-4 use) on ``corpus``."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=SPECIAL_TOKENS,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(list(corpus or []) + _DEFAULT_CORPUS, trainer=trainer)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        bos_token=None,
+        clean_up_tokenization_spaces=False,
+    )
+    fast.chat_template = CHAT_TEMPLATE
+    return fast
+
+
+def _config(family: str, vocab: int, tok: PreTrainedTokenizerFast, hidden: int, layers: int):
+    common = dict(
+        vocab_size=vocab,
+        hidden_size=hidden,
+        intermediate_size=hidden * 2,
+        num_hidden_layers=layers,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=2048,
+        eos_token_id=tok.eos_token_id,
+        pad_token_id=tok.pad_token_id,
+        bos_token_id=None,
+        tie_word_embeddings=True,
+    )
+    if family == "qwen2":
+        return Qwen2Config(**common), Qwen2ForCausalLM
+    if family == "smollm3":
+        return SmolLM3Config(**common), SmolLM3ForCausalLM
+    if family == "phi3":
+        return Phi3Config(**common), Phi3ForCausalLM
+    raise ValueError(f"unknown tiny model family {family!r}; valid: {', '.join(FAMILIES)}")
+
+
+def build_tiny(
+    family: str,
+    out_dir: str | Path,
+    corpus: list[str] | None = None,
+    vocab_size: int = 1024,
+    seed: int = 0,
+    hidden_size: int = 64,
+    num_layers: int = 2,
+) -> Path:
+    """Save a random-init tiny ``family`` model and its tokenizer to ``out_dir``; return the path.
+
+    Deterministic for (family, corpus, vocab_size, seed, sizes). Re-uses ``out_dir`` when it already
+    holds a model built with the same arguments (a marker file records them).
+    """
+    out = Path(out_dir)
+    marker = out / "tiny_build.json"
+    args = dict(family=family, corpus=corpus, vocab_size=vocab_size, seed=seed, hidden=hidden_size, layers=num_layers)
+    if marker.exists() and json.loads(marker.read_text()) == args:
+        return out
+    if family not in FAMILIES:
+        raise ValueError(f"unknown tiny model family {family!r}; valid: {', '.join(FAMILIES)}")
+    tok = build_tokenizer(corpus, vocab_size)
+    config, cls = _config(family, len(tok), tok, hidden_size, num_layers)
+    torch.manual_seed(seed)
+    model = cls(config)
+    model.generation_config.eos_token_id = tok.eos_token_id
+    model.generation_config.pad_token_id = tok.pad_token_id
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
+    marker.write_text(json.dumps(args))
+    return out

@@ -1,0 +1,233 @@
+"""AIME answer checking: integer normalisation, then math-verify in a process pool with a timeout.
+
+An AIME answer is an integer in 0-999. A predicted answer that normalises to a plain integer
+("025", "336^\\circ", "\\boxed{70}", "$204$", "1,000", "25.0") is compared with the gold integer
+directly; anything else ("\\frac{50}{2}", "the answer is 25") goes to math-verify. Integers
+outside 0-999 are wrong, and so is a math-verify value that is not an integer in that range.
+
+math-verify guards its parse and verify with SIGALRM, which only works in a main thread, and
+sympy can still hang on adversarial input. So every math-verify call runs in a worker process of
+a ``ProcessPoolExecutor`` (spawned, so it is safe next to CUDA): at most ``workers`` calls are in
+flight, each with its own deadline. A call past its deadline is scored wrong with the reason,
+the pool's processes are killed and the pool rebuilt, the other in-flight calls are re-queued,
+and the batch finishes. A worker that crashes is retried once, then scored wrong.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from bot_repro.tasks.aime.tags import last_boxed
+
+ANSWER_MIN, ANSWER_MAX = 0, 999
+
+_WRAPPERS = [
+    re.compile(r"^\$+(.*?)\$+$", re.S),
+    re.compile(r"^\\\((.*)\\\)$", re.S),
+    re.compile(r"^\\\[(.*)\\\]$", re.S),
+    re.compile(r"^\\(?:text|textbf|mathrm|mathbf)\s*\{(.*)\}$", re.S),
+    re.compile(r"^\{(.*)\}$", re.S),
+]
+# degree signs (a 2025 gold answer is "336^\circ") and LaTeX spacing commands carry no value
+_NOISE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree|\\[,!;: ]|~")
+
+
+@dataclass
+class CheckResult:
+    correct: bool
+    reason: str | None = None  # why it is wrong (None when correct)
+
+
+def normalise_integer(text: object) -> int | None:
+    """The integer a short answer text states, or None when it is not a plain integer.
+
+    Unwraps ``\\boxed{}``, ``$...$``, ``\\(...\\)``, ``\\text{}``; drops degree signs, LaTeX
+    spacing and a trailing period; accepts leading zeros, a sign, "1,000" and "25.0".
+    """
+    if text is None:
+        return None
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text
+    if isinstance(text, float):
+        return int(text) if text.is_integer() else None
+    s = str(text).strip()
+    boxed = last_boxed(s)
+    if boxed is not None:
+        s = boxed.strip()
+    changed = True
+    while changed:
+        changed = False
+        s = _NOISE.sub("", s).strip().rstrip(".").strip()
+        for pattern in _WRAPPERS:
+            m = pattern.match(s)
+            if m:
+                s, changed = m.group(1).strip(), True
+    if re.fullmatch(r"[+-]?\d+", s):
+        return int(s)
+    if re.fullmatch(r"[+-]?\d+\.0*", s):
+        return int(s.split(".")[0])
+    if re.fullmatch(r"[+-]?\d{1,3}(?:,\d{3})+", s):
+        return int(s.replace(",", ""))
+    return None
+
+
+def math_verify_check(gold: int, pred: str, timeout_s: int = 5) -> tuple[bool, str | None]:
+    """Run in a worker process: does math-verify read ``pred`` as the integer ``gold``?"""
+    import sympy
+    from math_verify import parse, verify
+
+    parsed = parse(pred, parsing_timeout=timeout_s)
+    if not parsed:
+        return False, f"math-verify found no answer in {pred[:80]!r}"
+    value = parsed[0]
+    if isinstance(value, sympy.Number):
+        if not (value.is_finite and value == int(value) and ANSWER_MIN <= int(value) <= ANSWER_MAX):
+            return False, f"answer {value} is not an integer in {ANSWER_MIN}-{ANSWER_MAX}"
+    if verify(parse(str(gold)), parsed, timeout_seconds=timeout_s):
+        return True, None
+    return False, f"math-verify: {parsed[1] if len(parsed) > 1 else value} != {gold}"
+
+
+def _warm_up() -> None:
+    import math_verify  # noqa: F401  (import once per worker, not on the first call)
+
+
+CheckFn = Callable[[int, str, int], tuple[bool, str | None]]
+
+
+class AnswerChecker:
+    """Checks (gold, predicted answer) pairs; math-verify calls run in a killable process pool."""
+
+    def __init__(
+        self, workers: int = 2, timeout_s: float = 10.0, check_fn: CheckFn = math_verify_check,
+        start_method: str = "spawn",
+    ):
+        if workers < 1:
+            raise ValueError(f"answer checker workers must be >= 1, got {workers}")
+        if timeout_s <= 0:
+            raise ValueError(f"answer checker timeout_s must be > 0, got {timeout_s}")
+        self.workers = workers
+        self.timeout_s = float(timeout_s)
+        self.check_fn = check_fn
+        self.context = multiprocessing.get_context(start_method)
+        self.pool: ProcessPoolExecutor | None = None
+        self.timeouts = 0  # calls scored wrong for running past their deadline (kept for logging)
+        self.rebuilds = 0
+
+    def _ensure_pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=self.context, initializer=_warm_up)
+        return self.pool
+
+    def _kill_pool(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        # ProcessPoolExecutor cannot stop a running call; killing its processes is the only way.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for proc in processes:
+            proc.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.join(timeout=5)
+        self.rebuilds += 1
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> AnswerChecker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def check(self, golds: list[object], preds: list[str | None]) -> list[CheckResult]:
+        """One result per pair, in order; never raises on a bad prediction."""
+        if len(golds) != len(preds):
+            raise ValueError(f"{len(golds)} gold answers but {len(preds)} predictions")
+        results: list[CheckResult | None] = [None] * len(golds)
+        queue: deque[tuple[int, int, str]] = deque()
+        for i, (gold, pred) in enumerate(zip(golds, preds)):
+            gold_int = normalise_integer(gold)
+            if gold_int is None or not ANSWER_MIN <= gold_int <= ANSWER_MAX:
+                results[i] = CheckResult(False, f"gold answer {gold!r} is not an integer in 0-999")
+            elif pred is None or not str(pred).strip():
+                results[i] = CheckResult(False, "no answer")
+            else:
+                value = normalise_integer(pred)
+                if value is None:
+                    queue.append((i, gold_int, str(pred)))
+                elif not ANSWER_MIN <= value <= ANSWER_MAX:
+                    results[i] = CheckResult(False, f"answer {value} is outside {ANSWER_MIN}-{ANSWER_MAX}")
+                else:
+                    results[i] = CheckResult(value == gold_int, None if value == gold_int else f"{value} != {gold_int}")
+        self._run_pool(queue, results)
+        return [r if r is not None else CheckResult(False, "not checked") for r in results]
+
+    def _run_pool(self, queue: deque[tuple[int, int, str]], results: list[CheckResult | None]) -> None:
+        inner_timeout = max(1, int(self.timeout_s / 2))  # math-verify's own SIGALRM guard, inside ours
+        attempts: dict[int, int] = {}
+        inflight: dict[Future, tuple[tuple[int, int, str], float]] = {}
+        while queue or inflight:
+            pool = self._ensure_pool()
+            while queue and len(inflight) < self.workers:
+                job = queue.popleft()
+                future = pool.submit(self.check_fn, job[1], job[2], inner_timeout)
+                inflight[future] = (job, time.monotonic() + self.timeout_s)
+            earliest = min(deadline for _, deadline in inflight.values())
+            done, _ = wait(list(inflight), timeout=max(0.0, earliest - time.monotonic()), return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                job, _ = inflight.pop(future)
+                try:
+                    ok, reason = future.result()
+                    results[job[0]] = CheckResult(bool(ok), None if ok else reason)
+                except BrokenProcessPool:
+                    broken = True
+                    attempts[job[0]] = attempts.get(job[0], 0) + 1
+                    if attempts[job[0]] >= 2:
+                        results[job[0]] = CheckResult(False, "answer checker worker crashed")
+                    else:
+                        queue.appendleft(job)
+                except Exception as exc:  # a checker bug on odd input scores the sample, not the run
+                    results[job[0]] = CheckResult(False, f"answer check failed: {type(exc).__name__}: {exc}")
+            now = time.monotonic()
+            expired = [f for f, (_, deadline) in inflight.items() if deadline <= now and not f.done()]
+            for future in expired:
+                job, _ = inflight.pop(future)
+                self.timeouts += 1
+                results[job[0]] = CheckResult(False, f"answer check timed out after {self.timeout_s:g}s")
+            if expired or broken:
+                # the pool's other calls die with it: run them again on the new pool
+                queue.extendleft(job for job, _ in inflight.values())
+                inflight.clear()
+                self._kill_pool()
+
+
+_SHARED: dict[tuple[int, float], AnswerChecker] = {}
+
+
+def shared_checker(workers: int = 2, timeout_s: float = 10.0) -> AnswerChecker:
+    """One checker per (workers, timeout) per process, so the task and the reward share a pool."""
+    key = (int(workers), float(timeout_s))
+    if key not in _SHARED:
+        _SHARED[key] = AnswerChecker(workers, timeout_s)
+    return _SHARED[key]
+
+
+@atexit.register
+def _close_shared() -> None:
+    for checker in _SHARED.values():
+        checker.close()

@@ -1,0 +1,200 @@
+"""The AIME solution format: `<step i>` ... `</step i>` blocks then one `<final>` ... `</final>`.
+
+This module owns the parser (each step's character span and the final answer text) and the
+format bonus b_format of SPEC Eq. 8. The grammar, exactly:
+
+* An optional thinking region is skipped first: everything up to and including the first
+  ``</think>`` (thinking models such as Phi-4-mini-reasoning write one; a chat template may open
+  ``<think>`` inside the prompt, so only the closing tag is required). A ``<think>`` that is never
+  closed is a tag error and the whole completion counts as thinking (no steps, no final).
+* Tags are ``<step N>`` / ``</step N>`` (N a decimal number; ``</step>`` without a number also
+  closes a step), ``<final>`` / ``</final>``. Tags are lower-case; ``<step1>`` (no space) is
+  accepted as ``<step 1>``. Anything else, e.g. ``<Step 1>``, is plain text.
+* Perfect format (bonus +0.2): one or more step blocks numbered 1, 2, 3, ... in order, then
+  exactly one non-empty final block, with only whitespace outside the blocks.
+* Tag error (bonus -1.0), the paper's "mismatched or missing tags": no step block, no final
+  block, a second final block, a step after the final, misnumbered steps (first is not 1 or a
+  number skipped or repeated), a step opened without a number, a tag opened inside another block
+  (nesting), a closing tag that does not match the open block (``</step 2>`` closing
+  ``<step 1>``), a closing tag with nothing open, or a block left unclosed.
+* Otherwise (bonus 0): the tags are right but there is non-whitespace text outside the blocks,
+  or the final block is empty.
+
+Extraction is lenient so that a malformed completion still gets step-level signals: a block
+left open runs to the next opening tag (or the end of the text), and every step block found is
+returned in order. Spans cover the whole block, tags included, in completion-text characters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+PERFECT, LOOSE, MALFORMED = "perfect", "loose", "malformed"
+
+TAG = re.compile(r"<(/?)(step|final)\s*(\d*)\s*>")
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+
+
+@dataclass
+class Step:
+    number: int | None  # the number written in the opening tag; None when it had none
+    start: int  # span of the whole block, tags included: [start, end)
+    end: int
+    text: str  # the block's content, stripped
+
+
+@dataclass
+class ParsedSolution:
+    steps: list[Step]
+    final: str | None  # content of the first final block (stripped); None when there is none
+    status: str  # PERFECT | LOOSE | MALFORMED
+    problems: list[str] = field(default_factory=list)  # why the format is not perfect
+    body_start: int = 0  # where the text after the thinking region starts
+
+    def bonus(self, perfect: float = 0.2, malformed: float = -1.0) -> float:
+        """b_format: ``perfect`` for PERFECT, ``malformed`` for MALFORMED, 0 otherwise."""
+        return {PERFECT: perfect, MALFORMED: malformed}.get(self.status, 0.0)
+
+
+@dataclass
+class _Open:
+    kind: str  # "step" | "final"
+    number: int | None
+    start: int  # the opening tag's start
+    content_start: int
+
+
+def _thinking_end(text: str) -> tuple[int, str | None]:
+    """Where the body starts after a thinking region, and a problem if the region is unclosed."""
+    close = text.find(THINK_CLOSE)
+    if close >= 0:
+        return close + len(THINK_CLOSE), None
+    if THINK_OPEN in text:
+        return len(text), "unclosed <think>"
+    return 0, None
+
+
+class _Parser:
+    def __init__(self, text: str, body_start: int):
+        self.text = text
+        self.steps: list[Step] = []
+        self.finals: list[str] = []
+        self.problems: list[str] = []
+        self.outside_text = False
+        self.open: _Open | None = None
+        self.expected_step = 1
+        self.cursor = body_start  # end of the last block or tag consumed outside any block
+
+    def _close(self, end: int, content_end: int) -> None:
+        block = self.open
+        assert block is not None
+        content = self.text[block.content_start : content_end].strip()
+        if block.kind == "step":
+            self.steps.append(Step(block.number, block.start, end, content))
+        else:
+            self.finals.append(content)
+        self.open = None
+        self.cursor = end
+
+    def _note_outside(self, upto: int) -> None:
+        if self.text[self.cursor : upto].strip():
+            self.outside_text = True
+
+    def _open(self, m: re.Match, kind: str, number: int | None) -> None:
+        if kind == "step":
+            if number is None:
+                self.problems.append(f"<step> without a number at char {m.start()}")
+            elif number != self.expected_step:
+                self.problems.append(f"misnumbered step: expected <step {self.expected_step}>, got <step {number}>")
+            if self.finals:
+                self.problems.append("step after <final>")
+            if number is not None:
+                self.expected_step = number + 1
+        else:
+            if self.finals:
+                self.problems.append("more than one <final>")
+        self.open = _Open(kind, number, m.start(), m.end())
+
+    def feed(self, m: re.Match) -> None:
+        closing, kind, digits = m.group(1) == "/", m.group(2), m.group(3)
+        number = int(digits) if digits else None
+        if kind == "final" and digits:
+            self.problems.append(f"numbered final tag {m.group(0)!r}")
+        if closing:
+            if self.open is None:
+                self.problems.append(f"{m.group(0)} with no open block")
+                self._note_outside(m.start())
+                self.cursor = m.end()
+                return
+            if self.open.kind != kind or (kind == "step" and number is not None and number != self.open.number):
+                opened = f"<{self.open.kind}{'' if self.open.number is None else ' ' + str(self.open.number)}>"
+                self.problems.append(f"{m.group(0)} does not close {opened}")
+            self._close(m.end(), m.start())
+            return
+        if self.open is not None:
+            self.problems.append(f"{m.group(0)} opened inside <{self.open.kind}> (nested or unclosed)")
+            self._close(m.start(), m.start())
+        else:
+            self._note_outside(m.start())
+        self._open(m, kind, number)
+
+    def finish(self) -> None:
+        if self.open is not None:
+            self.problems.append(f"unclosed <{self.open.kind}>")
+            self._close(len(self.text), len(self.text))
+        else:
+            self._note_outside(len(self.text))
+        if not self.steps:
+            self.problems.append("no <step> block")
+        if not self.finals:
+            self.problems.append("no <final> block")
+
+
+def parse_solution(text: str) -> ParsedSolution:
+    """Parse a completion into steps, the final answer text and a format status (never raises)."""
+    body_start, think_problem = _thinking_end(text)
+    parser = _Parser(text, body_start)
+    if think_problem:
+        parser.problems.append(think_problem)
+    for m in TAG.finditer(text, body_start):
+        parser.feed(m)
+    parser.finish()
+    final = parser.finals[0] if parser.finals else None
+    if parser.problems:
+        status = MALFORMED
+    elif parser.outside_text or not final:
+        status = LOOSE
+        if parser.outside_text:
+            parser.problems.append("text outside the tags")
+        if not final:
+            parser.problems.append("empty <final>")
+    else:
+        status = PERFECT
+    return ParsedSolution(parser.steps, final, status, parser.problems, body_start)
+
+
+def last_boxed(text: str) -> str | None:
+    """Content of the last ``\\boxed{...}`` (or ``\\fbox{...}``) with balanced braces, else None."""
+    best = None
+    for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        if depth == 0:
+            best = text[m.end() : i - 1]
+    return best
+
+
+def extract_answer(parsed: ParsedSolution, text: str, fallback_boxed: bool = True) -> str | None:
+    """The answer text to check: the final block's content, else (if allowed) the last boxed answer.
+
+    The fallback reads only the body after any thinking region, so a draft inside ``<think>``
+    never counts as the answer.
+    """
+    if parsed.final:
+        return parsed.final
+    if fallback_boxed:
+        return last_boxed(text[parsed.body_start :])
+    return None

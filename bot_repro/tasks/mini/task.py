@@ -1,0 +1,119 @@
+"""The mini task (``task=mini``): prompts, split, evaluation and the supervised warm start.
+
+Documents are random tag prefixes (``<a><b></b><c>``) drawn from a seeded generator; the
+held-out metric is ``success_rate`` (the completion closes exactly what is open). A tiny random
+policy never succeeds, so ``warm_start`` fine-tunes it on correct completions until its sampled
+success rate first reaches ``warm_start_target`` (default 10%, inside the 5-40% band the CPU study
+wants at step 0), and caches the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot_repro.config_errors import build_options
+from bot_repro.tasks.base import TASKS
+from bot_repro.tasks.mini.checker import check, open_stack
+
+SYSTEM = "Close every open tag of the document, innermost first. Answer with the closing tags only."
+
+
+@dataclass
+class MiniParams:
+    n_train: int = 2000
+    n_test: int = 64
+    tags: str = "abcdef"
+    min_open: int = 2  # elements left open
+    max_open: int = 4
+    max_closed: int = 2  # already-closed elements mixed into the prefix
+    seed: int = 1234  # data seed (independent of the run seed: all runs see the same prompts)
+    warm_start: bool = True
+    warm_start_target: float = 0.10
+    warm_start_max_steps: int = 600
+    warm_start_lr: float = 2.0e-3
+    warm_start_eval_every: int = 20
+
+
+def make_document(rng: random.Random, p: MiniParams) -> str:
+    n_open = rng.randint(p.min_open, p.max_open)
+    n_closed = rng.randint(0, p.max_closed)
+    parts: list[str] = []
+    for depth in range(n_open):
+        parts.append(f"<{rng.choice(p.tags)}>")
+        if n_closed and (depth == n_open - 1 or rng.random() < 0.5):
+            name = rng.choice(p.tags)
+            parts.append(f"<{name}></{name}>")
+            n_closed -= 1
+    return "".join(parts)
+
+
+def solution(document: str) -> str:
+    return "".join(f"</{name}>" for name in reversed(open_stack(document)))
+
+
+def make_row(document: str, idx: str) -> dict[str, Any]:
+    return {
+        "id": idx,
+        "document": document,
+        "prompt": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": document}],
+    }
+
+
+class MiniTask:
+    name = "mini"
+
+    def __init__(self, params: dict[str, Any], model_cfg: dict[str, Any]):
+        self.p = build_options(MiniParams, params, "task.params (mini)")
+        self.model_cfg = model_cfg
+
+    def datasets(self) -> tuple[list[dict], list[dict]]:
+        rng = random.Random(self.p.seed)
+        seen: set[str] = set()
+        docs: list[str] = []
+        budget = 50 * (self.p.n_train + self.p.n_test)
+        while len(docs) < self.p.n_train + self.p.n_test and budget:
+            budget -= 1
+            d = make_document(rng, self.p)
+            if d not in seen:
+                seen.add(d)
+                docs.append(d)
+        test = [make_row(d, f"mini-test-{i}") for i, d in enumerate(docs[: self.p.n_test])]
+        train = [make_row(d, f"mini-train-{i}") for i, d in enumerate(docs[self.p.n_test :])]
+        return train, test
+
+    def evaluate(self, completions: list[list[str]], rows: list[dict]) -> dict[str, float]:
+        ok = [check(r["document"], c).success for r, cs in zip(rows, completions) for c in cs]
+        lengths = [len(c) for cs in completions for c in cs]
+        return {
+            "success_rate": sum(ok) / max(1, len(ok)),
+            "empty_rate": sum(1 for n in lengths if n == 0) / max(1, len(lengths)),
+        }
+
+    def tokenizer_corpus(self) -> list[str]:
+        """Texts the tiny tokenizer is trained on: documents, solutions and the prompt words."""
+        train, test = self.datasets()
+        docs = [r["document"] for r in train[:500]]
+        return [SYSTEM] + docs + [solution(d) for d in docs]
+
+    def warm_start(self, model_dir: Path, cache: Path, seed: int) -> Path:
+        if not self.p.warm_start:
+            return Path(model_dir)
+        from bot_repro.tasks.mini.warm_start import supervised_warm_start
+
+        key = json.dumps([str(model_dir), seed, self.p.__dict__], sort_keys=True, default=str)
+        out = Path(cache) / ("mini-" + hashlib.sha256(key.encode()).hexdigest()[:16])
+        if (out / "warm_start.json").exists():
+            return out
+        train, test = self.datasets()
+        supervised_warm_start(model_dir, out, train, test, self.p, seed)
+        return out
+
+
+@TASKS.register("mini")
+def build_mini(task_cfg: dict[str, Any], model_cfg: dict[str, Any]) -> MiniTask:
+    return MiniTask(task_cfg, model_cfg)

@@ -1,0 +1,153 @@
+"""Trainer callbacks: held-out evaluation and the one-line-per-step ``metrics.jsonl``.
+
+``metrics.jsonl`` is the run's primary record (plots read it, never wandb): one JSON object
+per optimizer step with SPEC's names, plus ``eval/<metric>`` keys on evaluation steps; step 0
+holds the evaluation before training.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+from transformers import TrainerCallback
+
+# TRL's log names -> ours
+RENAME = {
+    "loss": "loss",
+    "kl": "kl",
+    "entropy": "entropy",
+    "grad_norm": "grad_norm",
+    "learning_rate": "learning_rate",
+    "clip_ratio/region_mean": "clip_frac",
+    "clip_ratio/low_mean": "clip_frac_low",
+    "clip_ratio/high_mean": "clip_frac_high",
+    "completions/mean_length": "completion_len_mean",
+    "completions/max_length": "completion_len_max",
+    "completions/clipped_ratio": "truncated_frac",
+    "frac_reward_zero_std": "frac_zero_std_groups",
+}
+OURS = ("reward_mean", "reward_std", "global_reward_mean", "local_reward_mean", "adv_mean", "adv_std", "adv_min", "adv_max")
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+class MetricsJsonl(TrainerCallback):
+    """Appends one line per logged step; the eval callback drops its results into ``pending``."""
+
+    def __init__(self, path: Path, trainer_ref: dict, start_time: float | None = None):
+        self.path = Path(path)
+        self.trainer_ref = trainer_ref
+        self.start = start_time or time.time()
+        self.pending: dict[str, float] = {}
+        self._last_time = None
+        self._last_tokens = 0
+
+    def write(self, record: dict[str, Any]) -> None:
+        with self.path.open("a") as f:
+            f.write(json.dumps({k: _clean(v) for k, v in record.items()}) + "\n")
+
+    def on_train_begin(self, args, state, control, **kw):
+        self._last_time = time.time()
+        trainer = self.trainer_ref.get("trainer")
+        self._last_tokens = trainer.generated_tokens if trainer else 0
+
+    def on_log(self, args, state, control, logs=None, **kw):
+        if not state.is_world_process_zero or logs is None or "train_runtime" in logs:
+            return
+        now = time.time()
+        trainer = self.trainer_ref["trainer"]
+        tokens = trainer.generated_tokens
+        step_s = now - (self._last_time or now)
+        rec: dict[str, Any] = {"step": state.global_step, "time": round(now - self.start, 3)}
+        for src, dst in RENAME.items():
+            if src in logs:
+                rec[dst] = logs[src]
+        for key in OURS:
+            if key in logs:
+                rec[key] = logs[key]
+        for key, val in logs.items():
+            if key.startswith(("reward/", "dapo/", "judge/")) and not key.endswith("/std"):
+                rec[key] = val
+        rec["generated_tokens"] = tokens
+        rec["step_seconds"] = round(step_s, 4)
+        rec["tokens_per_s"] = (tokens - self._last_tokens) / step_s if step_s > 0 else None
+        rec.update(self.pending)
+        self.pending.clear()
+        self.write(rec)
+        self._last_time, self._last_tokens = time.time(), tokens
+
+
+class HeldOutEval(TrainerCallback):
+    """Samples ``n_samples`` completions per held-out prompt and asks the task for its metrics."""
+
+    def __init__(self, task, rows, tokenizer, eval_cfg, max_new_tokens, chat_kwargs, out_dir, metrics, trainer_ref):
+        self.task, self.rows, self.tok, self.cfg = task, rows, tokenizer, eval_cfg
+        self.max_new_tokens = max_new_tokens
+        self.chat_kwargs = chat_kwargs
+        self.out_dir = Path(out_dir)
+        self.metrics = metrics
+        self.trainer_ref = trainer_ref
+
+    def due(self, step: int, max_steps: int) -> bool:
+        return self.cfg.every > 0 and (step % self.cfg.every == 0 or step == max_steps)
+
+    def run(self, model, step: int) -> dict[str, float]:
+        rows = self.rows[: self.cfg.max_prompts] if self.cfg.max_prompts else self.rows
+        completions = generate(model, self.tok, rows, self.cfg, self.max_new_tokens, self.chat_kwargs)
+        step_dir = self.out_dir / f"step_{step:06d}"
+        if hasattr(self.task, "evaluate_and_save"):
+            result = self.task.evaluate_and_save(completions, rows, step_dir)
+        else:
+            result = self.task.evaluate(completions, rows)
+            step_dir.mkdir(parents=True, exist_ok=True)
+            with (step_dir / "samples.jsonl").open("w") as f:
+                for row, comps in zip(rows, completions):
+                    f.write(json.dumps({"id": row.get("id"), "completions": comps}) + "\n")
+        return {f"eval/{k}": float(v) for k, v in result.items()}
+
+    def on_train_begin(self, args, state, control, model=None, **kw):
+        if state.global_step == 0 and self.cfg.every > 0 and state.is_world_process_zero:
+            self.metrics.write({"step": 0, "time": 0.0, "generated_tokens": 0, **self.run(model, 0)})
+
+    def on_step_end(self, args, state, control, model=None, **kw):
+        if state.is_world_process_zero and self.due(state.global_step, state.max_steps):
+            self.metrics.pending.update(self.run(model, state.global_step))
+
+
+@torch.no_grad()
+def generate(model, tok, rows, cfg, max_new_tokens: int, chat_kwargs: dict) -> list[list[str]]:
+    """n sampled completions per row, decoded without special tokens (as the trainer sees them)."""
+    was_training = model.training
+    model.eval()
+    prompts = [tok.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True, **chat_kwargs) for r in rows]
+    per_call = max(1, cfg.batch_size // cfg.n_samples)
+    out: list[list[str]] = []
+    old_side = tok.padding_side
+    tok.padding_side = "left"
+    try:
+        for i in range(0, len(prompts), per_call):
+            enc = tok(prompts[i : i + per_call], return_tensors="pt", padding=True, add_special_tokens=False)
+            enc = {k: v.to(model.device) for k, v in enc.items()}
+            gen = model.generate(
+                **enc,
+                do_sample=True,
+                temperature=cfg.temperature,
+                max_new_tokens=max_new_tokens,
+                num_return_sequences=cfg.n_samples,
+                pad_token_id=tok.pad_token_id,
+            )
+            texts = tok.batch_decode(gen[:, enc["input_ids"].shape[1] :], skip_special_tokens=True)
+            out += [texts[j : j + cfg.n_samples] for j in range(0, len(texts), cfg.n_samples)]
+    finally:
+        tok.padding_side = old_side
+        model.train(was_training)
+    return out

@@ -1,0 +1,81 @@
+"""The TRL-facing reward function: runs a reward source and keeps its token-level output aside.
+
+TRL calls reward functions with the local completions and their sampled ``completion_ids`` and
+expects one scalar per completion. We return the global score G (so TRL's own reward logging
+stays meaningful) and stash, for the trainer, the per-token local rewards S_t computed with the
+shared mapper from the same ids, plus the component breakdown for logging and saved rollouts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from bot_repro.rewards.base import RewardResult, RewardSource
+from bot_repro.rewards.mapper import local_token_rewards, token_char_offsets
+
+# keys TRL adds to the reward kwargs that are not dataset columns
+_TRL_KWARGS = {"trainer_state", "log_extra", "log_metric", "environments"}
+
+
+class NonFiniteRewardError(ValueError):
+    """A reward source produced NaN or infinity; the message names the sample."""
+
+
+@dataclass
+class ScoredBatch:
+    """Token-level reward data for the completions of one reward call (local process)."""
+
+    global_rewards: list[float]
+    local_rewards: list[np.ndarray]  # one array per completion, len == len(completion_ids[i])
+    results: list[RewardResult]
+    texts: list[str]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    metrics: dict[str, float] = field(default_factory=dict)  # e.g. judge accounting for this call
+
+
+class TokenRewardFunction:
+    """Callable handed to ``GRPOTrainer(reward_funcs=[...])``."""
+
+    def __init__(self, source: RewardSource, tokenizer, window: int | None = None, judge=None):
+        self.source = source
+        self.judge = judge
+        self.tokenizer = tokenizer
+        self.window = int(window if window is not None else getattr(source, "window", 0))
+        self.__name__ = "token_reward"
+        self._pending: list[ScoredBatch] = []
+
+    def __call__(self, prompts, completions, completion_ids, **kwargs) -> list[float]:
+        n = len(completion_ids)
+        columns = {k: v for k, v in kwargs.items() if k not in _TRL_KWARGS and isinstance(v, list) and len(v) == n}
+        rows = [{k: v[i] for k, v in columns.items()} for i in range(n)]
+        decoded = [token_char_offsets(self.tokenizer, ids) for ids in completion_ids]
+        texts = [text for text, _ in decoded]
+        results = self.source.score(texts, rows)
+        if len(results) != n:
+            raise ValueError(f"reward source {type(self.source).__name__} returned {len(results)} results for {n}")
+        local = []
+        for i, ((text, offsets), res) in enumerate(zip(decoded, results)):
+            s = local_token_rewards(text, offsets, res, self.window)
+            bad_local = not np.all(np.isfinite(s))
+            if not math.isfinite(res.global_score) or bad_local:
+                what = "local rewards" if bad_local else f"global score {res.global_score}"
+                raise NonFiniteRewardError(
+                    f"non-finite {what} for sample {i} (row id {rows[i].get('id', '?')!r}); completion starts "
+                    f"{text[:80]!r}. Reward sources must return finite values."
+                )
+            local.append(s)
+        batch = ScoredBatch([float(r.global_score) for r in results], local, results, texts, rows)
+        if self.judge is not None:
+            batch.metrics = self.judge.pop_metrics()
+        self._pending.append(batch)
+        return batch.global_rewards
+
+    def pop(self) -> ScoredBatch:
+        """The scored batch of the last call (exactly one call per generation round)."""
+        if len(self._pending) != 1:
+            raise RuntimeError(f"expected one pending scored batch, found {len(self._pending)}")
+        return self._pending.pop()

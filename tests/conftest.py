@@ -1,0 +1,43 @@
+"""Shared test fixtures: an isolated cache for tiny models, offline switches, config composition."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+# Tests never reach a hub or a tracking server.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("WANDB_MODE", "disabled")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory):
+    """Tiny models and warm starts are cached per test session (subprocesses inherit the variable)."""
+    if "BOT_REPRO_TEST_CACHE" in os.environ:  # reuse across local runs when set
+        os.environ["BOT_REPRO_CACHE"] = os.environ["BOT_REPRO_TEST_CACHE"]
+    else:
+        os.environ["BOT_REPRO_CACHE"] = str(tmp_path_factory.mktemp("bot_repro_cache"))
+    yield
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2(tmp_path_factory) -> Path:
+    from bot_repro.models.tiny import build_tiny
+
+    return build_tiny("qwen2", tmp_path_factory.mktemp("tiny_qwen2"))
+
+
+def compose(overrides: list[str]):
+    """Compose conf/train.yaml with overrides, as the command line would."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(REPO / "conf"), version_base="1.3"):
+        return hydra_compose(config_name="train", overrides=overrides)

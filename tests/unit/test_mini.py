@@ -1,0 +1,125 @@
+"""The mini task: checker (valid, invalid, located errors), data, and the four signal variants."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot_repro.config_errors import ConfigError
+from bot_repro.rewards.mini import MiniReward
+from bot_repro.tasks.mini.checker import check, open_stack
+from bot_repro.tasks.mini.task import MiniTask, solution
+
+DOC = "<a><b></b><c>"  # open: a, c
+
+
+def test_open_stack_and_solution():
+    assert open_stack(DOC) == ["a", "c"]
+    assert solution(DOC) == "</c></a>"
+    with pytest.raises(ValueError, match="does not match"):
+        open_stack("<a></b>")
+
+
+@pytest.mark.parametrize("completion", ["</c></a>", " </c> </a>\n", "</c></a>  "])
+def test_valid(completion):
+    r = check(DOC, completion)
+    assert r.success and not r.errors and r.unclosed == 0 and len(r.closed) == 2
+
+
+@pytest.mark.parametrize(
+    "completion, span, reason",
+    [
+        ("</a></c>", (0, 4), "</a> does not close <c>"),
+        ("</c><d></a>", (4, 7), "unexpected open tag <d>"),
+        ("</c>oops</a>", (4, 8), "stray text"),
+        ("</c></a></a>", (8, 12), "text after the document was closed"),
+        ("</c></b>", (4, 8), "</b> does not close <a>"),
+    ],
+)
+def test_located_errors(completion, span, reason):
+    r = check(DOC, completion)
+    assert not r.success
+    assert r.first_error == (*span, reason)
+    assert completion[span[0] : span[1]]  # the span points at real text
+
+
+def test_missing_closers_are_not_located():
+    r = check(DOC, "</c>")
+    assert not r.success and r.errors == [] and r.unclosed == 1 and r.closed == [(0, 4)]
+    empty = check(DOC, "")
+    assert not empty.success and empty.errors == [] and empty.unclosed == 2
+
+
+def test_all_errors_mode_counts_every_error():
+    r = check(DOC, "</a></x>zz", all_errors=True)
+    assert [e[2] for e in r.errors] == ["</a> does not close <c>", "</x> does not close <c>", "stray text"]
+
+
+def test_data_is_deterministic_disjoint_and_solvable():
+    t = MiniTask({"n_train": 200, "n_test": 20}, {"family": "qwen2"})
+    train, test = t.datasets()
+    assert (train, test) == t.datasets()
+    assert len(train) == 200 and len(test) == 20
+    assert not {r["document"] for r in train} & {r["document"] for r in test}
+    for r in train[:50]:
+        assert check(r["document"], solution(r["document"])).success
+        assert 2 <= len(open_stack(r["document"])) <= 4
+    assert t.evaluate([[solution(r["document"]), ""] for r in test], test)["success_rate"] == 0.5
+
+
+def _reward(variant, **kw):
+    return MiniReward({"window": 1, "params": {"variant": variant, **kw}}, {"seed": 0})
+
+
+def _per_unit(res, text):
+    """Sum of span values on each unit (units are tags/words of the completion)."""
+    from bot_repro.tasks.mini.checker import TOKEN
+
+    units = [(m.start(1), m.end(1)) for m in TOKEN.finditer(text)]
+    return [sum(s.value for s in res.spans if (s.start, s.end) == u) for u in units]
+
+
+def test_penalty_variant_spreads_first_error_with_decay():
+    text = "</c></b></a></a>"
+    res = _reward("penalty").score_one(DOC, text)
+    assert res.global_score == 0.0
+    # error on unit 1, window 1: phi(0) = 1, phi(1) = 0.5, phi(2) = 0
+    assert _per_unit(res, text) == [-0.5, -1.0, -0.5, 0.0]
+
+
+def test_penalty_variant_is_blind_to_stopping_early():
+    res = _reward("penalty").score_one(DOC, "")
+    assert res.spans == [] and res.global_score == 0.0  # the hack: no located error
+
+
+def test_progress_variant_credits_correct_closes():
+    text = "</c></b>"
+    res = _reward("progress", progress_credit=0.5).score_one(DOC, text)
+    # +0.5 on unit 0 (spread 0.25 to unit 1), -1 on unit 1 (spread -0.5 to unit 0)
+    assert _per_unit(res, text) == [0.5 - 0.5, 0.25 - 1.0]
+    ok = _reward("progress").score_one(DOC, "</c></a>")
+    assert ok.global_score == 1.0 and ok.components["success"] == 1.0
+
+
+def test_unbounded_variant_sums_all_errors_and_unclosed():
+    res = _reward("unbounded").score_one(DOC, "</a></x>")
+    assert sum(s.value for s in res.spans) < -3.0  # two errors spread plus two unclosed elements
+    end = [s for s in res.spans if s.start == len("</a></x>")]
+    assert end and end[0].value == -2.0
+
+
+def test_noisy_variant_is_seeded_and_corrupts_some_labels():
+    text = "</c></b>"
+    clean = _reward("progress").score_one(DOC, text)
+    a = _reward("noisy", noise=1.0).score_one(DOC, text)
+    b = _reward("noisy", noise=1.0).score_one(DOC, text)
+    assert [(s.start, s.end, s.value) for s in a.spans] == [(s.start, s.end, s.value) for s in b.spans]
+    assert _per_unit(a, text) != _per_unit(clean, text)
+    none = _reward("noisy", noise=0.0).score_one(DOC, text)
+    assert _per_unit(none, text) == _per_unit(clean, text)
+
+
+def test_bad_reward_params_fail_with_allowed_values():
+    with pytest.raises(ConfigError, match="allowed: penalty, progress, noisy, unbounded"):
+        _reward("shiny")
+    with pytest.raises(ConfigError, match="unknown key"):
+        MiniReward({"params": {"variant": "penalty", "nosie": 0.1}}, {})
