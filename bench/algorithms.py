@@ -58,7 +58,9 @@ def run() -> dict:
         fn = ADVANTAGES[name]
         results[f"{name}_ms"] = _median_ms(lambda fn=fn: fn(global_rewards, local_rewards, mask, GROUP_SIZE))
     results["bot_advantage_ms"] = results["bot_grpo_ms"]
-    results["bot_advantage_vs_elementwise_ratio"] = results["bot_advantage_ms"] / results["elementwise_add_ms"]
+    results["bot_advantage_vs_elementwise_ratio"] = (
+        results["bot_advantage_ms"] / results["elementwise_add_ms"]
+    )
     return results
 
 

@@ -6,8 +6,9 @@ pieces several estimators share: sequence rewards, group normalisation of per-ro
 reverse cumulative sums over valid tokens.
 
 Padded positions are handled by multiplying with the 0/1 float mask rather than ``torch.where``
-(several times cheaper on CPU); their values are therefore ignored only when finite, and a
-non-finite value anywhere in a read row is reported as an error naming the rows.
+(several times cheaper on CPU); their values are therefore ignored only when finite. Each
+estimator checks one small result it computes anyway (``RewardBatch.require_finite``) and
+reports non-finite rewards as an error naming the rows.
 """
 
 from __future__ import annotations
@@ -28,18 +29,6 @@ def _as_float_mask(mask: Tensor) -> Tensor:
     return mask.view(torch.uint8).to(torch.float32)
 
 
-def check_finite_rows(values: Tensor, what: str) -> None:
-    """Raise ``ValueError`` naming the rows whose ``values`` (a per-row reduction) are not finite."""
-    finite = torch.isfinite(values)
-    if not bool(finite.all()):
-        rows = torch.nonzero(~finite.reshape(-1)).flatten().tolist()
-        shown = rows[:10] + (["..."] if len(rows) > 10 else [])
-        raise ValueError(
-            f"non-finite {what} in batch row(s) {shown}; rewards must be finite "
-            "(padded positions of local_rewards too, although their values are ignored)"
-        )
-
-
 @dataclass
 class RewardBatch:
     """Checked float32 view of one batch of rewards.
@@ -56,7 +45,11 @@ class RewardBatch:
 
     @classmethod
     def from_inputs(cls, global_rewards: Tensor, local_rewards: Tensor, mask: Tensor, group_size: int):
-        for arg, value in (("global_rewards", global_rewards), ("local_rewards", local_rewards), ("mask", mask)):
+        for arg, value in (
+            ("global_rewards", global_rewards),
+            ("local_rewards", local_rewards),
+            ("mask", mask),
+        ):
             if not isinstance(value, Tensor):
                 raise TypeError(f"{arg} must be a torch.Tensor, got {type(value).__name__}")
             if value.is_complex():
@@ -69,7 +62,9 @@ class RewardBatch:
                 f"mask shape {tuple(mask.shape)} differs from local_rewards shape {tuple(local_rewards.shape)}"
             )
         if tuple(global_rewards.shape) != (B,):
-            raise ValueError(f"global_rewards must have shape [B] = ({B},), got {tuple(global_rewards.shape)}")
+            raise ValueError(
+                f"global_rewards must have shape [B] = ({B},), got {tuple(global_rewards.shape)}"
+            )
         if isinstance(group_size, bool):
             raise TypeError(f"group_size must be an int, got {group_size!r}")
         try:
@@ -79,11 +74,13 @@ class RewardBatch:
         if K < 2:
             raise ValueError(f"group_size K={K} is invalid: group-relative advantages need K >= 2")
         if B % K:
-            raise ValueError(f"batch size B={B} is not a multiple of group_size K={K} (rows of a group are contiguous)")
-        G = global_rewards.to(torch.float32)
-        check_finite_rows(G, "global reward")
+            raise ValueError(
+                f"batch size B={B} is not a multiple of group_size K={K} (rows of a group are contiguous)"
+            )
         m = _as_float_mask(mask)
-        return cls(G=G, S=local_rewards.to(torch.float32), m=m, L=m.sum(-1), K=K)
+        return cls(
+            G=global_rewards.to(torch.float32), S=local_rewards.to(torch.float32), m=m, L=m.sum(-1), K=K
+        )
 
     @property
     def B(self) -> int:
@@ -105,11 +102,21 @@ class RewardBatch:
     def zeros(self) -> Tensor:
         return torch.zeros(self.B, self.T, dtype=torch.float32, device=self.S.device)
 
-    def local_sums(self) -> Tensor:
-        """[B] sum of the local rewards over each row's valid tokens."""
-        sums = torch.linalg.vecdot(self.S, self.m)
-        check_finite_rows(sums, "local reward")
-        return sums
+    def require_finite(self, result: Tensor) -> None:
+        """Raise ``ValueError`` naming the input rows at fault when ``result`` (a small tensor the
+        estimator computed from all rewards it reads) is not finite.
+
+        Checking one small result instead of the [B, T] inputs keeps the check off the hot path.
+        """
+        if bool(torch.isfinite(result).all()):
+            return
+        bad_global = torch.nonzero(~torch.isfinite(self.G)).flatten().tolist()
+        bad_local = torch.nonzero(~torch.isfinite(self.S).all(-1)).flatten().tolist()
+        raise ValueError(
+            f"non-finite rewards: global_rewards rows {bad_global[:10]}, local_rewards rows {bad_local[:10]} "
+            "(padded positions included: they are ignored only when finite); if both lists are empty, "
+            "the rewards are too large and overflowed float32"
+        )
 
     def broadcast(self, per_row: Tensor) -> Tensor:
         """[B] -> [B, T]: each row's value on its valid tokens, exactly 0 on padding."""
@@ -124,7 +131,7 @@ def sequence_rewards(batch: RewardBatch, seq_reward: str, w_g: float, w_s: float
     R = w_g * batch.G
     if seq_reward == "global":
         return R
-    sums = batch.local_sums()
+    sums = torch.linalg.vecdot(batch.S, batch.m)
     if seq_reward == "token_mean":
         sums = sums / batch.L.clamp(min=1.0)
     return R + w_s * sums

@@ -26,7 +26,6 @@ from torch import Tensor
 
 from bot_repro.algorithms.batch import (
     RewardBatch,
-    check_finite_rows,
     group_center,
     reverse_cumsum,
     sequence_rewards,
@@ -49,6 +48,30 @@ __all__ = [
 ]
 
 
+def _sequence_advantages(
+    inputs: tuple,
+    *,
+    seq_reward: str,
+    w_g: float,
+    w_s: float,
+    scale: bool,
+    std: str = "population",
+    eps: float = 1e-6,
+    overlong: tuple[int, int, float] | None = None,
+) -> Tensor:
+    """Shared body of the sequence-level estimators: R_k, group-centred (and scaled), on every valid token."""
+    batch = RewardBatch.from_inputs(*inputs)
+    if batch.empty:
+        return batch.zeros()
+    R = sequence_rewards(batch, seq_reward, w_g, w_s)
+    if overlong is not None:
+        max_len, buffer, penalty = overlong
+        R = R + penalty * ((max_len - buffer - batch.L) / buffer).clamp(min=-1.0, max=0.0)
+    A = group_center(batch, R, scale=scale, std=std, eps=eps)
+    batch.require_finite(A)
+    return batch.broadcast(A)
+
+
 @register_advantage("grpo")
 def grpo(
     global_rewards: Tensor,
@@ -68,11 +91,8 @@ def grpo(
     R = w_g G (the paper's GRPO), ``token_mean`` R = w_g G + w_s mean_t S, ``token_sum``
     R = w_g G + w_s sum_t S (over valid tokens).
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
-    R = sequence_rewards(batch, seq_reward, w_g, w_s)
-    return batch.broadcast(group_center(batch, R, scale=True, std=std, eps=eps))
+    inputs = (global_rewards, local_rewards, mask, group_size)
+    return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
 
 
 @register_advantage("dr_grpo")
@@ -92,11 +112,8 @@ def dr_grpo(
     seq_reward as in ``grpo``. ``eps`` is accepted for a uniform option set but unused (nothing is
     divided). The constant-normaliser loss aggregation is the trainer's.
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
-    R = sequence_rewards(batch, seq_reward, w_g, w_s)
-    return batch.broadcast(group_center(batch, R, scale=False))
+    inputs = (global_rewards, local_rewards, mask, group_size)
+    return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=False)
 
 
 @register_advantage("dapo", cross_check=check_overlong)
@@ -122,14 +139,13 @@ def dapo(
     of rollout k (0 up to L_max - L_cache, linear down to -overlong_penalty at L_max, flat after).
     Dynamic sampling and clip-higher are the trainer's.
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
-    R = sequence_rewards(batch, seq_reward, w_g, w_s)
+    overlong = None
     if max_completion_length is not None and overlong_buffer > 0:
-        over = (max_completion_length - overlong_buffer - batch.L) / overlong_buffer
-        R = R + overlong_penalty * over.clamp(min=-1.0, max=0.0)
-    return batch.broadcast(group_center(batch, R, scale=True, std=std, eps=eps))
+        overlong = (max_completion_length, overlong_buffer, overlong_penalty)
+    inputs = (global_rewards, local_rewards, mask, group_size)
+    return _sequence_advantages(
+        inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps, overlong=overlong
+    )
 
 
 @register_advantage("gspo")
@@ -149,14 +165,13 @@ def gspo(
 
     The sequence-level importance ratio and its clipping are TRL's (``importance_sampling_level``).
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
-    R = sequence_rewards(batch, seq_reward, w_g, w_s)
-    return batch.broadcast(group_center(batch, R, scale=True, std=std, eps=eps))
+    inputs = (global_rewards, local_rewards, mask, group_size)
+    return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
 
 
-def min_form_credit(local_rewards: Tensor, mask: Tensor, *, w_s: float = 1.0, temperature: float = 0.1) -> Tensor:
+def min_form_credit(
+    local_rewards: Tensor, mask: Tensor, *, w_s: float = 1.0, temperature: float = 0.1
+) -> Tensor:
     """PURE's min-form credit q_{k,t} = softmax_t(-p_{k,t} / temperature) p_{k,t}, p = w_s S, over valid tokens.
 
     Shape [B, T] -> [B, T], float32, 0 on padding and for empty rows. As temperature -> 0 the
@@ -164,7 +179,6 @@ def min_form_credit(local_rewards: Tensor, mask: Tensor, *, w_s: float = 1.0, te
     """
     m = (mask != 0) if mask.dtype != torch.bool else mask
     p = local_rewards.to(torch.float32) * w_s
-    check_finite_rows(torch.linalg.vecdot(p, m.to(torch.float32)), "local reward")
     weights = torch.softmax(torch.where(m, p * (-1.0 / temperature), float("-inf")), dim=-1)
     # an empty row's softmax is NaN (all -inf): where() replaces it, a product would not
     return torch.where(m, weights * p, 0.0)
@@ -206,6 +220,7 @@ def pure(
     q_mean = q.sum(-1) / batch.L.clamp(min=1.0)
     q = (q - _leave_one_out_mean(q_mean, K).unsqueeze(-1)) * m
     verifiable = w_g * (batch.G - _leave_one_out_mean(batch.G, K)) * (batch.L > 0)
+    batch.require_finite(torch.stack([q_mean, verifiable]))
     last = (batch.T - 1) - m.flip(-1).argmax(-1)  # argmax: first maximum = last valid token
     q.scatter_add_(1, last.unsqueeze(-1), verifiable.unsqueeze(-1))
     A = reverse_cumsum(q) * m

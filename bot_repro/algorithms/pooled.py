@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from bot_repro.algorithms.batch import RewardBatch, check_finite_rows
+from bot_repro.algorithms.batch import RewardBatch
 from bot_repro.algorithms.options import OPTION_CHECKS
 
 # sigma at or below this is "zero std": the group's token rewards are (numerically) all equal
@@ -28,25 +28,42 @@ ZERO_STD_TOL = 1e-8
 @dataclass
 class PooledStats:
     """dev: [n_groups, K, T] r - mu on valid tokens, 0 on padding (a fresh tensor, safe to modify);
-    mu, sigma: [n_groups] pooled mean and std (0 and 0 for a group without any token);
-    zero: [n_groups] bool, sigma <= ZERO_STD_TOL (also true for a group without any token)."""
+    sigma: [n_groups] pooled std; zero: [n_groups] bool, sigma <= ZERO_STD_TOL (true for a group
+    without any token); mu_shift, r_ref: [n_groups] with mu = r_ref + mu_shift; lengths: [n_groups, K]."""
 
     dev: Tensor
-    mu: Tensor
     sigma: Tensor
     zero: Tensor
+    mu_shift: Tensor
+    r_ref: Tensor
+    lengths: Tensor
+
+    @property
+    def mu(self) -> Tensor:
+        """[n_groups] pooled mean of the token rewards (0 for a group without any token)."""
+        return torch.where(self.lengths.sum(-1) > 0, self.r_ref + self.mu_shift, 0.0)
 
 
-def _reference_columns(batch: RewardBatch, ref_rows: Tensor) -> Tensor:
-    """[n] first valid column of each reference row (0 for an empty row)."""
-    starts_at_zero = batch.m[ref_rows, 0] > 0
-    if bool(starts_at_zero.all()):  # right-padded masks, the usual layout: no scan needed
-        return torch.zeros_like(ref_rows)
-    # argmax returns the first maximal index, i.e. the first valid column
-    return batch.m[ref_rows].argmax(-1)
+def _reference(batch: RewardBatch) -> tuple[Tensor, Tensor]:
+    """(G_ref, S_ref), each [n, 1]: the rewards of one valid token per group (any will do, see module doc).
+
+    Fast path: the first rollout of the group whose column 0 is valid (right-padded masks).
+    Otherwise the first valid token of the first non-empty rollout (found by a scan).
+    """
+    n, K = batch.n_groups, batch.K
+    col0 = batch.m[:, 0].view(n, K)
+    row = col0.argmax(-1, keepdim=True)  # argmax returns the first maximum
+    if bool(col0.gather(1, row).all()):
+        return batch.G.view(n, K).gather(1, row), batch.S[:, 0].view(n, K).gather(1, row)
+    row = (batch.L.view(n, K) > 0).to(torch.uint8).argmax(-1, keepdim=True)
+    flat = row.squeeze(-1) + torch.arange(0, batch.B, K, device=row.device)
+    col = batch.m[flat].argmax(-1)  # first valid column (0 for a group without tokens)
+    return batch.G[flat].unsqueeze(-1), batch.S[flat, col].unsqueeze(-1)
 
 
-def pooled_token_stats(batch: RewardBatch, w_g: float, w_s: float, *, weighting: str, std: str) -> PooledStats:
+def pooled_token_stats(
+    batch: RewardBatch, w_g: float, w_s: float, *, weighting: str, std: str
+) -> PooledStats:
     """Weighted mean / std of r_{k,t} = w_g G_k + w_s S_{k,t} over the valid tokens of each group.
 
     Token weight: ``inverse_length`` 1/(K_eff L_k) (every non-empty rollout weighs 1/K_eff in
@@ -58,36 +75,32 @@ def pooled_token_stats(batch: RewardBatch, w_g: float, w_s: float, *, weighting:
     n, K, T = batch.n_groups, batch.K, batch.T
     m = batch.m.view(n, K, T)
     Lg = batch.L.view(n, K)
-    nonempty = Lg > 0
-    group_index = torch.arange(n, device=Lg.device)
-    ref_rows = group_index * K + nonempty.to(torch.uint8).argmax(-1)  # first non-empty rollout
-    S_ref = batch.S[ref_rows, _reference_columns(batch, ref_rows)]
-    G_ref = batch.G[ref_rows]
+    G_ref, S_ref = _reference(batch)
+    # d = r - r_ref = fl(w_s S) + (w_g (G - G_ref) - fl(w_s S_ref)): two separately rounded steps,
+    # so a token equal to the reference gives exactly 0 (a fused multiply-add would leave 1 ulp)
+    offset = (batch.G.view(n, K) - G_ref) * w_g - S_ref * w_s
+    d = batch.S.view(n, K, T) * w_s
+    d.add_(offset.unsqueeze(-1)).mul_(m)
 
-    # d = r - r_ref, built as w_s (S - S_ref) + w_g (G - G_ref) so equal rewards give exact zeros
-    d = batch.S.view(n, K, T) - S_ref.view(n, 1, 1)
-    d.mul_(w_s).add_((w_g * (batch.G.view(n, K) - G_ref.unsqueeze(-1))).unsqueeze(-1)).mul_(m)
-    row_sums = d.sum(-1)
-    check_finite_rows(row_sums, "token reward")
-
-    nonempty_f = nonempty.to(torch.float32)
     if weighting == "inverse_length":
-        row_weight = nonempty_f / nonempty_f.sum(-1, keepdim=True).clamp(min=1.0)
+        k_eff = (Lg > 0).sum(-1, keepdim=True)
+        token_weight = (Lg * k_eff).clamp(min=1.0).reciprocal()
     else:
-        row_weight = Lg / Lg.sum(-1, keepdim=True).clamp(min=1.0)
-    token_weight = row_weight / Lg.clamp(min=1.0)  # [n, K]; 0 for empty rollouts
+        token_weight = Lg.sum(-1, keepdim=True).clamp(min=1.0).reciprocal()
+    # empty rollouts contribute nothing below whatever their weight: their sums are 0 and L_k = 0
 
-    mu_d = (token_weight * row_sums).sum(-1)
-    d.sub_(mu_d.view(n, 1, 1)).mul_(m)
-    sq_sums = torch.linalg.vecdot(d, d)  # [n, K]
-    var = (token_weight * sq_sums).sum(-1)
+    mu_shift = (token_weight * d.sum(-1)).sum(-1, keepdim=True)  # [n, 1]
+    d.addcmul_(m, mu_shift.neg().unsqueeze(-1))
+    var = (token_weight * torch.linalg.vector_norm(d, dim=-1).square()).sum(-1)
     if std == "unbiased":
         denom = 1.0 - (token_weight.square() * Lg).sum(-1)
         var = torch.where(denom > 0, var / denom.clamp(min=torch.finfo(torch.float32).tiny), 0.0)
+    batch.require_finite(var)
     sigma = var.sqrt()
-    has_tokens = nonempty.any(-1)
-    mu = torch.where(has_tokens, w_g * G_ref + w_s * S_ref + mu_d, 0.0)
-    return PooledStats(dev=d, mu=mu, sigma=sigma, zero=sigma <= ZERO_STD_TOL)
+    r_ref = (G_ref * w_g + S_ref * w_s).squeeze(-1)
+    return PooledStats(
+        dev=d, sigma=sigma, zero=sigma <= ZERO_STD_TOL, mu_shift=mu_shift.squeeze(-1), r_ref=r_ref, lengths=Lg
+    )
 
 
 def _checked_batch(global_rewards, local_rewards, mask, group_size, options: dict, where: str) -> RewardBatch:
@@ -97,7 +110,12 @@ def _checked_batch(global_rewards, local_rewards, mask, group_size, options: dic
 
 
 def zero_std_groups(
-    global_rewards: Tensor, local_rewards: Tensor, mask: Tensor, group_size: int, w_g: float = 1.0, w_s: float = 1.0
+    global_rewards: Tensor,
+    local_rewards: Tensor,
+    mask: Tensor,
+    group_size: int,
+    w_g: float = 1.0,
+    w_s: float = 1.0,
 ) -> Tensor:
     """BoolTensor[B // K]: groups whose token rewards r = w_g G + w_s S are all equal (sigma == 0).
 

@@ -35,7 +35,9 @@ def _check(confidence: float, method: str, n_resamples: int) -> None:
 def _finite_1d(values: Any, what: str) -> np.ndarray:
     x = np.asarray(values, dtype=float).ravel()
     if not np.all(np.isfinite(x)):
-        raise ValueError(f"{what} contains non-finite values {x[~np.isfinite(x)][:5].tolist()}; drop them first")
+        raise ValueError(
+            f"{what} contains non-finite values {x[~np.isfinite(x)][:5].tolist()}; drop them first"
+        )
     return x
 
 

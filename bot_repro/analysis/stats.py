@@ -85,7 +85,9 @@ def _group_list(group_by: GroupBy) -> list[str]:
     return [group_by] if isinstance(group_by, str) else list(group_by)
 
 
-def _metric_runs(df: pd.DataFrame, metric: str, group_by: GroupBy) -> Iterator[tuple[dict, str, pd.DataFrame]]:
+def _metric_runs(
+    df: pd.DataFrame, metric: str, group_by: GroupBy
+) -> Iterator[tuple[dict, str, pd.DataFrame]]:
     """(group values, run_id, the run's rows of ``metric`` in step order) for every run logging it."""
     cols = _group_list(group_by)
     missing = [c for c in cols if c not in df.columns]
@@ -132,7 +134,9 @@ def group_ci(
         values = part[value].to_numpy(dtype=float)
         finite = values[np.isfinite(values)]
         mean, low, high = bootstrap_ci(finite, confidence=confidence, n_resamples=n_resamples, seed=seed)
-        out.append({**key, "n_runs": len(part), "n": finite.size, "mean": mean, "ci_low": low, "ci_high": high})
+        out.append(
+            {**key, "n_runs": len(part), "n": finite.size, "mean": mean, "ci_low": low, "ci_high": high}
+        )
     return pd.DataFrame(out, columns=[*cols, "n_runs", "n", "mean", "ci_low", "ci_high"])
 
 
@@ -214,7 +218,13 @@ def crossings_per_run(
             raise ValueError(f"run {run_id}: {x} decreases with step; the crossing {x} is undefined")
         crossing = first_crossing(xs, rows["value"].to_numpy(), threshold, smoothing, direction)
         out.append(
-            {**key, "run_id": run_id, "crossing": crossing, "crossed": bool(np.isfinite(crossing)), "last_x": xs[-1]}
+            {
+                **key,
+                "run_id": run_id,
+                "crossing": crossing,
+                "crossed": bool(np.isfinite(crossing)),
+                "last_x": xs[-1],
+            }
         )
     return pd.DataFrame(out, columns=[*cols, "run_id", "crossing", "crossed", "last_x"])
 
@@ -265,12 +275,16 @@ def speedup_vs(
         if not holders:
             raise ValueError(f"baseline {baseline!r} is not a value of any group column {cols}")
         if len(holders) > 1:
-            raise ValueError(f"baseline {baseline!r} appears in several group columns {holders}; pass on=<column>")
+            raise ValueError(
+                f"baseline {baseline!r} appears in several group columns {holders}; pass on=<column>"
+            )
         on = holders[0]
     if on not in cols:
         raise ValueError(f"on={on!r} is not a group column of the crossings table; group columns: {cols}")
     if not (crossings[on] == baseline).any():
-        raise ValueError(f"baseline {baseline!r} not found in column {on!r}; values: {sorted(map(str, crossings[on].unique()))}")
+        raise ValueError(
+            f"baseline {baseline!r} not found in column {on!r}; values: {sorted(map(str, crossings[on].unique()))}"
+        )
     strata = [c for c in cols if c != on]
     out = []
     for _stratum, part in _by_group(crossings, strata):

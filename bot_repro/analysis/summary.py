@@ -130,7 +130,12 @@ def _group_entry(row: Mapping[str, Any], cols: list[str]) -> dict[str, Any]:
 
 def _interval(row: Mapping[str, Any], count: str, rename: Mapping[str, str] | None = None) -> dict[str, Any]:
     names = rename or {}
-    return {"mean": row["mean"], "ci_low": row["ci_low"], "ci_high": row["ci_high"], names.get(count, count): row[count]}
+    return {
+        "mean": row["mean"],
+        "ci_low": row["ci_low"],
+        "ci_high": row["ci_high"],
+        names.get(count, count): row[count],
+    }
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -151,8 +156,12 @@ def collect_meta(command: str, repo_dir: str | Path | None = None) -> dict[str, 
     machine. A missing git checkout gives ``"unknown"`` rather than failing a finished analysis."""
     cwd = Path(repo_dir) if repo_dir is not None else Path(__file__).resolve().parent
     try:
-        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True)
-        status = subprocess.run(["git", "status", "--porcelain"], cwd=cwd, capture_output=True, text=True, check=True)
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True
+        )
+        status = subprocess.run(
+            ["git", "status", "--porcelain"], cwd=cwd, capture_output=True, text=True, check=True
+        )
         git_sha = sha.stdout.strip() + ("-dirty" if status.stdout.strip() else "")
     except (OSError, subprocess.CalledProcessError):
         git_sha = "unknown"
@@ -195,7 +204,9 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str
     ``machine`` are required; other keys are listed too), the per-group table and the rules used."""
     missing = [k for k in REQUIRED_META if k not in meta]
     if missing:
-        raise ValueError(f"meta lacks {missing}; a report needs {', '.join(REQUIRED_META)} (see collect_meta)")
+        raise ValueError(
+            f"meta lacks {missing}; a report needs {', '.join(REQUIRED_META)} (see collect_meta)"
+        )
     metric, threshold, baseline = summary["metric"], summary["threshold"], summary["baseline"]
     lines = [f"# Summary: {metric}", ""]
     lines += [f"- {k}: `{meta[k]}`" if k == "command" else f"- {k}: {meta[k]}" for k in REQUIRED_META]
@@ -203,15 +214,28 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str
     cmp = ">=" if summary["direction"] == "above" else "<="
     header = ["group", "seeds", f"final {metric}", "peak-to-final drop"]
     if threshold is not None:
-        header += [f"steps to {cmp} {_fmt(threshold)} (crossed/runs)", "wall s to threshold", "tokens to threshold"]
+        header += [
+            f"steps to {cmp} {_fmt(threshold)} (crossed/runs)",
+            "wall s to threshold",
+            "tokens to threshold",
+        ]
         if baseline is not None:
             header += [f"speed-up vs {baseline} (steps)", f"speed-up vs {baseline} (wall s)"]
     lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for group in summary["groups"]:
-        row = [group["label"], str(group["n_seeds"]), _cell(group["final"]), _cell(group["peak_to_final_drop"])]
+        row = [
+            group["label"],
+            str(group["n_seeds"]),
+            _cell(group["final"]),
+            _cell(group["peak_to_final_drop"]),
+        ]
         if threshold is not None:
             to = group["to_threshold"]
-            row += [_cell(to.get("step"), count="n_crossed"), _cell(to.get("time")), _cell(to.get("generated_tokens"))]
+            row += [
+                _cell(to.get("step"), count="n_crossed"),
+                _cell(to.get("time")),
+                _cell(to.get("generated_tokens")),
+            ]
             if baseline is not None:
                 speed = group["speedup"]
                 row += ["reference" if speed is None else _speed_cell(speed.get(c)) for c in ("step", "time")]

@@ -57,6 +57,8 @@ class FakeJudgeServer:
         self.latency_s = latency_s
         self.script: collections.deque[Action] = collections.deque()
         self.requests: list[dict[str, Any]] = []
+        self.in_flight = 0  # requests being answered now; max_in_flight checks the client's bound
+        self.max_in_flight = 0
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -119,8 +121,13 @@ class FakeJudgeServer:
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
         self.requests.append(neutral)
         action = self.script.popleft() if self.script else Action("reply", text="", delay_s=self.latency_s)
-        if action.delay_s:
-            await asyncio.sleep(action.delay_s)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if action.delay_s:
+                await asyncio.sleep(action.delay_s)
+        finally:
+            self.in_flight -= 1
         if action.kind == "status":
             headers = {"Retry-After": action.retry_after} if action.retry_after is not None else {}
             return web.json_response({"error": {"message": "scripted error"}}, status=action.status, headers=headers)

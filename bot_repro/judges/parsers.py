@@ -18,6 +18,7 @@ most the three worst lines are kept (ties: earlier line first).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bot_repro.judges.types import CodeVerdict, LineImpact, ScreenshotVerdict
@@ -36,12 +37,15 @@ _ENTRY = re.compile(
     r"\|\s*IMPACT\s*:\s*(?P<impact>[+-]?\d+(?:\.0+)?)\s*[*_`.]*\s*$",
     re.IGNORECASE,
 )
-_LETTER = re.compile(r"^(?:(?:screenshot|image|option|response)\s+)?\(?(?P<x>[AB])\)?(?=[\s.,;:!)]|$)", re.IGNORECASE)
+# "A", "Screenshot B", "(A) because ...": the letter is upper-case unless it is the whole value,
+# since a lower-case "a" inside prose is the article ("a tie"), not an answer.
+_LETTER = re.compile(r"^(?:(?i:screenshot|image|option|response)\s+)?\(?(?P<x>[AB])\)?(?=[\s.,;:!)]|$)")
 
 
-def _fields(reply: str) -> list[tuple[str, str, int, int]]:
+@functools.lru_cache(maxsize=256)  # one reply is read for several fields in a row
+def _fields(reply: str) -> tuple[tuple[str, str, int, int], ...]:
     """(upper-case field name, rest of its line, start offset, end offset of its line) in reply order."""
-    return [(m["name"].upper(), m["rest"], m.start(), m.end()) for m in _FIELD.finditer(reply)]
+    return tuple((m["name"].upper(), m["rest"], m.start(), m.end()) for m in _FIELD.finditer(reply))
 
 
 def _field_value(reply: str, name: str) -> str | None:
@@ -157,11 +161,12 @@ def parse_verdict(reply: str) -> int | None:
 def parse_winner(reply: str) -> str:
     """``"a"`` or ``"b"`` as labelled in the prompt, ``""`` when the reply names neither."""
     value = _field_value(reply, "WINNER")
-    if value is None:
+    if value is None:  # no field: only a reply that is just the letter counts
         value = reply.strip(_DECOR + ".\n")
         if len(value) != 1:
             return ""
+    bare = value.strip(_DECOR + ".!()[]\"'")
+    if bare in ("A", "B", "a", "b"):
+        return bare.lower()
     match = _LETTER.match(value)
-    if match is None or match["x"] not in "AB":  # lower-case "a" is an article, not an answer
-        return ""
-    return match["x"].lower()
+    return "" if match is None else match["x"].lower()

@@ -63,15 +63,19 @@ def arithmetic_claims(step: str) -> list[Claim]:
 
     Integer results must be exact; a decimal result c with d decimals is true when |a op b - c| <=
     0.5 * 10^-d (a correctly rounded value). Division by zero is false. A match is skipped when it
-    is part of a longer expression: preceded by a digit, letter, ".", ",", ")", "^", "_" or an
-    operator, or followed by an operator, "%", "^", "(", a letter or more digits. So in
-    "2 + 3 * 4 = 14" nothing is read (no precedence guessing), and "x = 3 + 4 = 7" reads 3 + 4 = 7.
+    is part of a longer expression: ``a`` directly touched by a letter, digit, "_", ".", ",", ")",
+    "]", "}", "^" or "!", or (spaces skipped) preceded by a digit, a closing bracket or an operator;
+    ``c`` followed by an operator, "%", "^", "(", a letter or ",digit"; a negative ``a`` after a
+    word ("x -3 + 4 = 1"). So "2 + 3 * 4 = 14" reads nothing (no precedence guessing), while
+    "x = 3 + 4 = 7" reads 3 + 4 = 7.
     """
     claims = []
     for m in _CLAIM.finditer(step):
         before = step[: m.start()]
         if _TOUCHING_BAD.search(before) or _BEFORE_BAD.search(before.rstrip()):
             continue
+        if m.group(1).startswith("-") and re.search(r"\w$", before.rstrip()):
+            continue  # "x -3 + 4": the minus is a binary operator of a longer expression
         if _AFTER_BAD.match(step[m.end() :]):
             continue
         a, op, b, c = m.group(1), _OPS[m.group(2)], m.group(3).strip("() "), m.group(4)

@@ -29,7 +29,9 @@ def test_sweeps_load_into_long_table(tmp_path):
             [1, 2], {"loss": [0.5, 0.25], "eval/compile_rate": [None, 0.6]}
         )
         write_run_dir(tmp_path / "sweep_a" / str(job), run_config(alg, seed), records, run_info(seed))
-    write_run_dir(tmp_path / "sweep_b" / "0", run_config("dapo", 1), curve_records([1], {"loss": [0.7]}), None)
+    write_run_dir(
+        tmp_path / "sweep_b" / "0", run_config("dapo", 1), curve_records([1], {"loss": [0.7]}), None
+    )
 
     df = load_runs([tmp_path / "sweep_a", tmp_path / "sweep_b"])
 
@@ -61,7 +63,9 @@ def test_root_that_is_a_run_dir_and_repeated_roots(tmp_path):
 def test_last_occurrence_of_a_step_wins_and_restart_drops_abandoned_steps(tmp_path):
     path = tmp_path / "run" / "metrics.jsonl"
     steps = [(1, 1.0), (2, 2.0), (3, 3.0), (4, 4.0), (2, 20.0), (3, 30.0)]
-    _write_lines(path, [json.dumps({"step": s, "time": s, "generated_tokens": s, "loss": v}) for s, v in steps])
+    _write_lines(
+        path, [json.dumps({"step": s, "time": s, "generated_tokens": s, "loss": v}) for s, v in steps]
+    )
     records = read_metrics(path)
     # the restart at step 2 supersedes 2, 3 and also 4, which the new attempt has not re-logged yet
     assert [(r["step"], r["loss"]) for r in records] == [(1, 1.0), (2, 20.0), (3, 30.0)]
@@ -69,14 +73,20 @@ def test_last_occurrence_of_a_step_wins_and_restart_drops_abandoned_steps(tmp_pa
 
 def test_consecutive_duplicate_step_keeps_last_record(tmp_path):
     path = tmp_path / "run" / "metrics.jsonl"
-    lines = [{"step": 1, "time": 1, "generated_tokens": 5, "loss": 1.0}, {"step": 1, "time": 2, "generated_tokens": 6}]
+    lines = [
+        {"step": 1, "time": 1, "generated_tokens": 5, "loss": 1.0},
+        {"step": 1, "time": 2, "generated_tokens": 6},
+    ]
     _write_lines(path, [json.dumps(r) for r in lines])
     assert read_metrics(path) == [{"step": 1, "time": 2, "generated_tokens": 6}]
 
 
 def test_truncated_last_line_is_skipped_with_warning(tmp_path):
     run = write_run_dir(
-        tmp_path / "run", run_config("grpo", 0), curve_records([1, 2, 3], {"loss": [1, 2, 3]}), truncate_last=True
+        tmp_path / "run",
+        run_config("grpo", 0),
+        curve_records([1, 2, 3], {"loss": [1, 2, 3]}),
+        truncate_last=True,
     )
     with pytest.warns(UserWarning, match=r"metrics\.jsonl:3: skipping truncated last line"):
         df = load_runs(run)
@@ -87,12 +97,27 @@ def test_truncated_last_line_is_skipped_with_warning(tmp_path):
     ("lines", "match"),
     [
         # the blank line 2 still counts, so the broken record is reported on line 3
-        (['{"step": 1, "time": 1, "generated_tokens": 1}', "", "{broken", '{"step": 2}'], r"jsonl:3: not valid JSON"),
-        (['[1, 2]', '{"step": 1, "time": 1, "generated_tokens": 1}'], r"metrics\.jsonl:1: expected a JSON object"),
+        (
+            ['{"step": 1, "time": 1, "generated_tokens": 1}', "", "{broken", '{"step": 2}'],
+            r"jsonl:3: not valid JSON",
+        ),
+        (
+            ["[1, 2]", '{"step": 1, "time": 1, "generated_tokens": 1}'],
+            r"metrics\.jsonl:1: expected a JSON object",
+        ),
         (['{"time": 1, "generated_tokens": 1}', "{}"], r"metrics\.jsonl:1: record has no 'step'"),
-        (['{"step": true, "time": 1, "generated_tokens": 1}', "{}"], r":1: 'step' must be an integer >= 0, got True"),
-        (['{"step": 1.5, "time": 1, "generated_tokens": 1}', "{}"], r":1: 'step' must be an integer >= 0, got 1.5"),
-        (['{"step": 0}', '{"step": 3, "generated_tokens": 1}'], r"metrics\.jsonl:2: step 3 needs a numeric 'time'"),
+        (
+            ['{"step": true, "time": 1, "generated_tokens": 1}', "{}"],
+            r":1: 'step' must be an integer >= 0, got True",
+        ),
+        (
+            ['{"step": 1.5, "time": 1, "generated_tokens": 1}', "{}"],
+            r":1: 'step' must be an integer >= 0, got 1.5",
+        ),
+        (
+            ['{"step": 0}', '{"step": 3, "generated_tokens": 1}'],
+            r"metrics\.jsonl:2: step 3 needs a numeric 'time'",
+        ),
     ],
 )
 def test_malformed_lines_name_file_and_line(tmp_path, lines, match):
@@ -103,8 +128,17 @@ def test_malformed_lines_name_file_and_line(tmp_path, lines, match):
 
 
 def test_values_that_are_not_numbers_are_ignored(tmp_path):
-    record = {"step": 1, "time": 1.0, "generated_tokens": 10, "loss": 0.5, "ok": True, "text": "hi", "none": None,
-              "vec": [1, 2], "nan": float("nan")}
+    record = {
+        "step": 1,
+        "time": 1.0,
+        "generated_tokens": 10,
+        "loss": 0.5,
+        "ok": True,
+        "text": "hi",
+        "none": None,
+        "vec": [1, 2],
+        "nan": float("nan"),
+    }
     run = write_run_dir(tmp_path / "run", None, [record])
     df = load_runs(run)
     values = dict(zip(df["metric"], df["value"]))
@@ -123,7 +157,9 @@ def test_missing_optional_pieces(tmp_path):
 
 
 def test_run_table_has_config_and_run_json_fields(tmp_path):
-    write_run_dir(tmp_path / "s" / "0", run_config("grpo", 3), curve_records([1, 2], {"loss": [1, 2]}), run_info(3))
+    write_run_dir(
+        tmp_path / "s" / "0", run_config("grpo", 3), curve_records([1, 2], {"loss": [1, 2]}), run_info(3)
+    )
     write_run_dir(tmp_path / "s" / "1", run_config("pure", 4), [], run_info(4, status="running"))
     table = load_run_table(tmp_path / "s").set_index("run_id")
     assert table.loc["s/0", "algorithm.name"] == "grpo"

@@ -26,8 +26,16 @@ from bot_repro.analysis.stats import (
 def long_df(runs: dict[str, tuple[dict, list[int], list[float]]], metric: str = "m") -> pd.DataFrame:
     """A ``load_runs``-shaped table: run_id -> (config columns, steps, values); time = 10 s per step."""
     rows = [
-        {"run_id": rid, "run_dir": f"/x/{rid}", "step": s, "time": 10.0 * s, "generated_tokens": 100.0 * s,
-         "metric": metric, "value": v, **cfg}
+        {
+            "run_id": rid,
+            "run_dir": f"/x/{rid}",
+            "step": s,
+            "time": 10.0 * s,
+            "generated_tokens": 100.0 * s,
+            "metric": metric,
+            "value": v,
+            **cfg,
+        }
         for rid, (cfg, steps, values) in runs.items()
         for s, v in zip(steps, values)
     ]
@@ -51,8 +59,11 @@ def test_smoothing_known_values():
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
-    [({"method": "median"}, "not one of ema, window, none"), ({"alpha": 0.0}, r"alpha must be in \(0, 1\]"),
-     ({"window": 0}, "window must be an integer >= 1")],
+    [
+        ({"method": "median"}, "not one of ema, window, none"),
+        ({"alpha": 0.0}, r"alpha must be in \(0, 1\]"),
+        ({"window": 0}, "window must be an integer >= 1"),
+    ],
 )
 def test_smoothing_rejects_bad_settings(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -170,8 +181,9 @@ def crossing_df():
 def test_crossings_and_steps_to_threshold():
     df = crossing_df()
     per_run = crossings_per_run(df, "m", 0.8, "algorithm.name", smoothing=None).set_index("run_id")
-    assert per_run["crossing"].to_dict() == pytest.approx({"g0": 80, "g1": 100, "g2": np.nan, "b0": 40, "b1": 60},
-                                                          nan_ok=True)
+    assert per_run["crossing"].to_dict() == pytest.approx(
+        {"g0": 80, "g1": 100, "g2": np.nan, "b0": 40, "b1": 60}, nan_ok=True
+    )
     assert per_run.loc["g2", "last_x"] == 100 and not per_run.loc["g2", "crossed"]
     table = steps_to_threshold(df, "m", 0.8, "algorithm.name", smoothing=None).set_index("algorithm.name")
     assert table.loc["grpo", ["n_runs", "n_crossed", "mean"]].tolist() == [3, 2, 90.0]
@@ -187,7 +199,12 @@ def test_speedup_counts_only_crossing_runs():
     row = table.iloc[0]
     assert row["ratio"] == pytest.approx(90 / 50)
     assert 80 / 60 <= row["ci_low"] < 1.8 < row["ci_high"] <= 100 / 40
-    assert (row["n_crossed"], row["n_runs"], row["n_crossed_baseline"], row["n_runs_baseline"]) == (2, 2, 2, 3)
+    assert (row["n_crossed"], row["n_runs"], row["n_crossed_baseline"], row["n_runs_baseline"]) == (
+        2,
+        2,
+        2,
+        3,
+    )
 
 
 def test_speedup_within_strata_and_errors():
@@ -211,7 +228,9 @@ def test_speedup_within_strata_and_errors():
 def test_drops_and_final_values():
     df = crossing_df()
     drops = peak_to_final_drops(df, "m", "algorithm.name", smoothing=None)
-    assert drops.set_index("run_id")["drop"].to_dict() == pytest.approx({"g0": 0, "g1": 0, "g2": 0, "b0": 0, "b1": 0.3})
+    assert drops.set_index("run_id")["drop"].to_dict() == pytest.approx(
+        {"g0": 0, "g1": 0, "g2": 0, "b0": 0, "b1": 0.3}
+    )
     summary = group_ci(drops, "drop", "algorithm.name").set_index("algorithm.name")
     assert summary.loc["bot_grpo", ["n_runs", "n"]].tolist() == [2, 2]
     assert summary.loc["bot_grpo", "mean"] == pytest.approx(0.15)

@@ -7,8 +7,8 @@ outside 0-999 are wrong, and so is a math-verify value that is not an integer in
 
 math-verify guards its parse and verify with SIGALRM, which only works in a main thread, and
 sympy can still hang on adversarial input. So every math-verify call runs in a worker process of
-a ``ProcessPoolExecutor`` (spawned, so it is safe next to CUDA): at most ``workers`` calls are in
-flight, each with its own deadline. A call past its deadline is scored wrong with the reason,
+a ``ProcessPoolExecutor`` (spawned, so it is safe next to CUDA): the pool waits for its workers to
+start, then at most ``workers`` calls are in flight, each with its own deadline. A call past its deadline is scored wrong with the reason,
 the pool's processes are killed and the pool rebuilt, the other in-flight calls are re-queued,
 and the batch finishes. A worker that crashes is retried once, then scored wrong.
 """
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import os
+import queue
 import re
 import time
 from collections import deque
@@ -24,10 +26,12 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any
 
 from bot_repro.tasks.aime.tags import last_boxed
 
 ANSWER_MIN, ANSWER_MAX = 0, 999
+MAX_ANSWER_CHARS = 1000  # a longer "answer" is scored wrong without parsing it
 
 _WRAPPERS = [
     re.compile(r"^\$+(.*?)\$+$", re.S),
@@ -72,12 +76,15 @@ def normalise_integer(text: object) -> int | None:
             m = pattern.match(s)
             if m:
                 s, changed = m.group(1).strip(), True
-    if re.fullmatch(r"[+-]?\d+", s):
-        return int(s)
     if re.fullmatch(r"[+-]?\d+\.0*", s):
-        return int(s.split(".")[0])
-    if re.fullmatch(r"[+-]?\d{1,3}(?:,\d{3})+", s):
-        return int(s.replace(",", ""))
+        s = s.split(".")[0]
+    elif re.fullmatch(r"[+-]?\d{1,3}(?:,\d{3})+", s):
+        s = s.replace(",", "")
+    if re.fullmatch(r"[+-]?\d+", s):
+        try:
+            return int(s)
+        except ValueError:  # more digits than Python converts; callers cap answer length first
+            return None
     return None
 
 
@@ -98,8 +105,14 @@ def math_verify_check(gold: int, pred: str, timeout_s: int = 5) -> tuple[bool, s
     return False, f"math-verify: {parsed[1] if len(parsed) > 1 else value} != {gold}"
 
 
-def _warm_up() -> None:
+def _warm_up(ready: Any) -> None:
     import math_verify  # noqa: F401  (import once per worker, not on the first call)
+
+    ready.put(os.getpid())
+
+
+def _noop() -> None:
+    return None
 
 
 CheckFn = Callable[[int, str, int], tuple[bool, str | None]]
@@ -111,6 +124,7 @@ class AnswerChecker:
     def __init__(
         self, workers: int = 2, timeout_s: float = 10.0, check_fn: CheckFn = math_verify_check,
         start_method: str = "spawn",
+        startup_timeout_s: float = 120.0,
     ):
         if workers < 1:
             raise ValueError(f"answer checker workers must be >= 1, got {workers}")
@@ -118,6 +132,7 @@ class AnswerChecker:
             raise ValueError(f"answer checker timeout_s must be > 0, got {timeout_s}")
         self.workers = workers
         self.timeout_s = float(timeout_s)
+        self.startup_timeout_s = float(startup_timeout_s)
         self.check_fn = check_fn
         self.context = multiprocessing.get_context(start_method)
         self.pool: ProcessPoolExecutor | None = None
@@ -125,8 +140,24 @@ class AnswerChecker:
         self.rebuilds = 0
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
+        """Start the pool and wait until every worker is up, so no call's deadline pays for start-up."""
         if self.pool is None:
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=self.context, initializer=_warm_up)
+            ready = self.context.Queue()
+            self.pool = ProcessPoolExecutor(
+                self.workers, mp_context=self.context, initializer=_warm_up, initargs=(ready,)
+            )
+            # spawned pools start a process per submit while none is idle: one call per worker starts all
+            starters = [self.pool.submit(_noop) for _ in range(self.workers)]
+            deadline = time.monotonic() + self.startup_timeout_s
+            try:
+                for _ in range(self.workers):
+                    ready.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                self._kill_pool()
+                raise RuntimeError(
+                    f"answer checker workers did not start within {self.startup_timeout_s:g}s"
+                ) from None
+            wait(starters, timeout=max(0.01, deadline - time.monotonic()))
         return self.pool
 
     def _kill_pool(self) -> None:
@@ -165,6 +196,8 @@ class AnswerChecker:
                 results[i] = CheckResult(False, f"gold answer {gold!r} is not an integer in 0-999")
             elif pred is None or not str(pred).strip():
                 results[i] = CheckResult(False, "no answer")
+            elif len(str(pred)) > MAX_ANSWER_CHARS:
+                results[i] = CheckResult(False, f"answer longer than {MAX_ANSWER_CHARS} characters")
             else:
                 value = normalise_integer(pred)
                 if value is None:

@@ -128,7 +128,8 @@ class AimeTask:
         n_min = min(len(samples) for samples in completions)
         ks = [k for k in self.params.ks if k <= n_min]
         if len(ks) < len(self.params.ks):
-            log.warning("pass@k for k in %s skipped: only %d completion(s) per problem", self.params.ks, n_min)
+            skipped = [k for k in self.params.ks if k > n_min]
+            log.warning("pass@k for k in %s left out: only %d completion(s) per problem", skipped, n_min)
         golds, preds, parsed_all, where = [], [], [], []
         for r, (row, samples) in enumerate(zip(rows, completions)):
             for s, text in enumerate(samples):

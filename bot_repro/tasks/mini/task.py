@@ -34,9 +34,10 @@ class MiniParams:
     seed: int = 1234  # data seed (independent of the run seed: all runs see the same prompts)
     warm_start: bool = True
     warm_start_target: float = 0.10
-    warm_start_max_steps: int = 600
-    warm_start_lr: float = 2.0e-3
+    warm_start_max_steps: int = 800
+    warm_start_lr: float = 1.0e-3
     warm_start_eval_every: int = 20
+    warm_start_seed: int = 0  # one warm-started policy shared by every run seed, like a base model
 
 
 def make_document(rng: random.Random, p: MiniParams) -> str:
@@ -105,12 +106,12 @@ class MiniTask:
             return Path(model_dir)
         from bot_repro.tasks.mini.warm_start import supervised_warm_start
 
-        key = json.dumps([str(model_dir), seed, self.p.__dict__], sort_keys=True, default=str)
+        key = json.dumps([str(model_dir), self.p.__dict__], sort_keys=True, default=str)
         out = Path(cache) / ("mini-" + hashlib.sha256(key.encode()).hexdigest()[:16])
         if (out / "warm_start.json").exists():
             return out
         train, test = self.datasets()
-        supervised_warm_start(model_dir, out, train, test, self.p, seed)
+        supervised_warm_start(model_dir, out, train, test, self.p, self.p.warm_start_seed)
         return out
 
 

@@ -1,0 +1,144 @@
+"""The AIME reward source ``aime`` (SPEC §3, Eq. 8): correctness, format bonus and step scores.
+
+Eq. 8 is r_t = w_g 1[correct] + w_s (1/|S|) sum_{s in S(t)} e_s + b_format, where b_format is
+*not* scaled by w_g. The trainer forms r_t = w_g G + w_s S_t, so this source reports
+
+    G = 1[correct] + b_format / w_g      (then w_g G = w_g 1[correct] + b_format exactly)
+
+and the local signal as one character span per step (the whole ``<step i>`` block, tags
+included) carrying v_j = (1/|S|) sum_s e_s phi(|j - s|), phi(d) = max(0, 1 - d/(w + 1)), with w
+the reward config's ``window``. This is the React line decay of SPEC §3 applied to step indices:
+"window w" is how many steps on each side receive a share, so w = 0 keeps a score on its own
+step, w = 1 gives the neighbours 0.5, w = 3 gives 0.75 / 0.5 / 0.25. We chose this reading over
+phi(d) = 1 - d/w because SPEC asks for the same decay as the React lines, which use w + 1.
+Tokens outside step blocks (the final answer, stray text) get no local reward.
+
+Step scores e_s come from ``params.step_source``: ``judge`` (the run's judge client, strategy
+``params.strategy``), ``prm`` (a learned PRM, ``params.prm``), ``rule`` (offline arithmetic
+check) or ``none`` (GRPO's reward: correctness and format only). See ``aime_steps``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.rewards.aime_steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleStepScorer
+from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
+from bot_repro.tasks.aime.answer import shared_checker
+from bot_repro.tasks.aime.tags import extract_answer, parse_solution
+
+STEP_SOURCES = ("judge", "prm", "rule", "none")
+
+
+@dataclass
+class AimeRewardParams:
+    step_source: str = "judge"  # judge | prm | rule | none
+    strategy: str = "error_propagation"  # judge only: error_propagation | context_aware | independent
+    give_judge_reference: bool = True  # the judge sees the reference answer
+    format_perfect: float = 0.2  # b_format for perfect tags
+    format_malformed: float = -1.0  # b_format for mismatched or missing tags
+    answer_fallback_boxed: bool = True  # no <final> block: check the last \boxed{} instead
+    max_steps: int = 64  # steps scored per solution; later steps get no local reward
+    check_workers: int = 2
+    check_timeout_s: float = 10.0
+    prm: dict[str, Any] = field(default_factory=dict)  # PrmOptions keys, for step_source=prm
+
+    def __post_init__(self) -> None:
+        if self.step_source not in STEP_SOURCES:
+            raise ConfigError(f"step_source={self.step_source!r} is unknown; allowed: {', '.join(STEP_SOURCES)}")
+        if self.max_steps < 1:
+            raise ConfigError(f"max_steps={self.max_steps} must be >= 1")
+        if self.check_workers < 1 or self.check_timeout_s <= 0:
+            raise ConfigError(
+                f"check_workers={self.check_workers} must be >= 1 and check_timeout_s={self.check_timeout_s} > 0"
+            )
+
+
+def spread_steps(scores: list[float], window: int) -> list[float]:
+    """v_j = (1/|S|) sum_s e_s max(0, 1 - |j - s| / (window + 1)) for each step j."""
+    if window < 0:
+        raise ValueError(f"window must be >= 0, got {window}")
+    n = len(scores)
+    if n == 0:
+        return []
+    return [
+        sum(e * max(0.0, 1.0 - abs(j - s) / (window + 1)) for s, e in enumerate(scores)) / n for j in range(n)
+    ]
+
+
+class AimeReward:
+    """Scores AIME completions against their rows' gold answers (``row["answer"]``)."""
+
+    def __init__(self, params: AimeRewardParams, w_g: float, window: int, scorer: Any | None):
+        self.params = params
+        self.w_g = w_g
+        self.window = window
+        self.scorer = scorer
+        self.checker = shared_checker(params.check_workers, params.check_timeout_s)
+
+    def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]:
+        if len(completions) != len(rows):
+            raise ValueError(f"{len(completions)} completions for {len(rows)} rows")
+        p = self.params
+        texts = [c if isinstance(c, str) else "" for c in completions]
+        parsed = [parse_solution(t) for t in texts]
+        answers = [extract_answer(sol, t, p.answer_fallback_boxed) for sol, t in zip(parsed, texts)]
+        checks = self.checker.check([row.get("answer") for row in rows], answers)
+        steps = [[s.text for s in sol.steps[: p.max_steps]] for sol in parsed]
+        if self.scorer is not None and any(steps):
+            problems = [str(row.get("problem", "")) for row in rows]
+            golds = [str(row.get("answer", "")) for row in rows]
+            step_scores, step_failures = self.scorer.score(problems, steps, golds)
+        else:
+            step_scores, step_failures = [[0.0] * len(s) for s in steps], [None] * len(steps)
+        results = []
+        for sol, answer, check, e, step_failure in zip(parsed, answers, checks, step_scores, step_failures):
+            bonus = sol.bonus(p.format_perfect, p.format_malformed)
+            values = spread_steps(e, self.window) if self.scorer is not None else []
+            spans = [SpanReward(step.start, step.end, v) for step, v in zip(sol.steps, values)]
+            results.append(
+                RewardResult(
+                    global_score=float(check.correct) + bonus / self.w_g,
+                    spans=spans,
+                    components={
+                        "correct": float(check.correct),
+                        "format_bonus": bonus,
+                        "step_score_mean": sum(e) / len(e) if e else 0.0,
+                        "n_steps": float(len(sol.steps)),
+                    },
+                    info={
+                        "answer": answer,
+                        "format": sol.status,
+                        "format_problems": sol.problems,
+                        "steps": [[s.start, s.end] for s in sol.steps],
+                        "step_scores": e,
+                        "failure": check.reason,
+                        "step_failure": step_failure,
+                    },
+                )
+            )
+        return results
+
+
+@REWARD_SOURCES.register("aime")
+def make_aime_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> AimeReward:
+    """``reward_cfg`` is the whole reward section (source, w_g, w_s, window, params)."""
+    w_g = reward_cfg.get("w_g", 1.0)
+    if not isinstance(w_g, int | float) or w_g <= 0:
+        raise ConfigError(
+            f"reward.w_g={w_g!r} must be > 0 for source 'aime' (the format bonus enters G as b_format / w_g)"
+        )
+    window = reward_cfg.get("window", 3)
+    if not isinstance(window, int) or isinstance(window, bool) or window < 0:
+        raise ConfigError(f"reward.window={window!r} must be an integer >= 0 (steps on each side, SPEC §3)")
+    params = build_options(AimeRewardParams, dict(reward_cfg.get("params") or {}), "reward.params (aime)")
+    scorer: Any = None
+    if params.step_source == "judge":
+        scorer = JudgeStepScorer(context.get("judge"), params.strategy, params.give_judge_reference)
+    elif params.step_source == "prm":
+        scorer = PrmStepScorer(build_options(PrmOptions, params.prm, "reward.params.prm"))
+    elif params.step_source == "rule":
+        scorer = RuleStepScorer()
+    return AimeReward(params, float(w_g), window, scorer)

@@ -1,0 +1,161 @@
+"""AIME answer checking: normalisation, the math-verify process pool, hangs and crashes, and every
+AIME 2024/2025 gold answer of ../shared/data/aime verifying against itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from bot_repro.tasks.aime.answer import AnswerChecker, normalise_integer
+from bot_repro.tasks.aime.tags import extract_answer, parse_solution
+
+SHARED_AIME = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "aime"
+
+
+def hanging_check(gold: int, pred: str, timeout_s: int) -> tuple[bool, str | None]:
+    """Injected checker: "hang" never returns, "crash" kills its worker, "v<N>" means N."""
+    if pred == "hang":
+        while True:
+            time.sleep(1)
+    if pred == "crash":
+        os._exit(3)
+    return pred == f"v{gold}", None if pred == f"v{gold}" else "no"
+
+
+@pytest.fixture(scope="module")
+def checker():
+    with AnswerChecker(workers=2, timeout_s=30.0) as c:
+        yield c
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("025", 25),
+        ("336^\\circ", 336),
+        ("336^{\\circ}", 336),
+        ("336°", 336),
+        ("$204$", 204),
+        ("\\boxed{070}", 70),
+        ("\\(42\\)", 42),
+        ("\\text{ 7 }", 7),
+        ("14.", 14),
+        ("25.0", 25),
+        ("1,000", 1000),
+        ("-3", -3),
+        (" 9 ", 9),
+        (12, 12),
+        (12.0, 12),
+        ("\\frac{50}{2}", None),
+        ("12.5", None),
+        ("twelve", None),
+        ("", None),
+        (None, None),
+        (True, None),
+    ],
+)
+def test_normalise_integer(text, value):
+    assert normalise_integer(text) == value
+
+
+def test_integer_path_and_range(checker):
+    golds = ["025", "25", "25", "999", "0", "336^\\circ", "7"]
+    preds = ["25", "0025", "26", "1999", "000", "336", "-7"]
+    got = [r.correct for r in checker.check(golds, preds)]
+    assert got == [True, True, False, False, True, True, False]
+
+
+def test_outside_range_is_wrong_even_if_equal_mod_1000(checker):
+    result = checker.check(["25"], ["1025"])[0]
+    assert not result.correct and "outside 0-999" in result.reason
+
+
+def test_math_verify_path(checker):
+    golds = ["25", "25", "25", "25", "204", "25"]
+    preds = ["\\frac{50}{2}", "5^2", "\\frac{51}{2}", "\\sqrt{2}", "The answer is 204 minutes", "x+y"]
+    got = [r.correct for r in checker.check(golds, preds)]
+    assert got == [True, True, False, False, True, False]
+
+
+def test_non_integer_value_is_wrong_with_reason(checker):
+    result = checker.check(["1"], ["\\frac{3}{2}"])[0]
+    assert not result.correct and "not an integer" in result.reason
+
+
+def test_missing_answer_and_bad_gold(checker):
+    none, empty, bad_gold = checker.check(["5", "5", "abc"], [None, "  ", "5"])
+    assert not none.correct and none.reason == "no answer"
+    assert not empty.correct
+    assert not bad_gold.correct and "gold answer" in bad_gold.reason
+
+
+def test_hanging_check_is_scored_wrong_and_batch_finishes():
+    with AnswerChecker(workers=2, timeout_s=1.5, check_fn=hanging_check) as c:
+        preds = ["v1", "hang", "v3", "v9", "5", "v6", "v7"]
+        golds = [1, 2, 3, 4, 5, 6, 7]
+        start = time.monotonic()
+        results = c.check(golds, preds)
+        assert time.monotonic() - start < 20
+        assert [r.correct for r in results] == [True, False, True, False, True, True, True]
+        assert "timed out" in results[1].reason
+        assert c.timeouts == 1 and c.rebuilds == 1
+        # the rebuilt pool keeps working
+        assert [r.correct for r in c.check([8, 9], ["v8", "v0"])] == [True, False]
+
+
+def test_crashing_worker_is_retried_then_scored_wrong():
+    with AnswerChecker(workers=2, timeout_s=20, check_fn=hanging_check) as c:
+        results = c.check([1, 2, 3], ["v1", "crash", "v3"])
+        assert [r.correct for r in results] == [True, False, True]
+        assert "crashed" in results[1].reason
+
+
+def test_invalid_settings():
+    with pytest.raises(ValueError):
+        AnswerChecker(workers=0)
+    with pytest.raises(ValueError):
+        AnswerChecker(timeout_s=0)
+
+
+def _gold_answers() -> list[tuple[str, str]]:
+    if not SHARED_AIME.is_dir():
+        pytest.skip(f"../shared/data/aime not present: {SHARED_AIME} holds the AIME 2024/2025 files used here")
+    import pandas as pd
+
+    golds = []
+    for name in ("skywork_or1_aime24.parquet", "skywork_or1_aime25.parquet"):
+        df = pd.read_parquet(SHARED_AIME / name)
+        golds += [(f"{name}:{i}", str(rm["ground_truth"])) for i, rm in enumerate(df["reward_model"])]
+    with (SHARED_AIME / "qwen25math_aime24_test.jsonl").open() as f:
+        golds += [(f"qwen:{r['id']}", str(r["answer"])) for r in map(json.loads, f)]
+    assert len(golds) == 90
+    return golds
+
+
+def test_every_shared_gold_answer_verifies_against_itself(checker):
+    golds = _gold_answers()
+    assert "336^\\circ" in [g for _, g in golds] and "025" in [g for _, g in golds]
+    texts_per_gold = []
+    for _, gold in golds:
+        n = normalise_integer(gold)
+        assert n is not None and 0 <= n <= 999
+        texts_per_gold.append(
+            [
+                f"So the result is \\boxed{{{gold}}}.",  # the raw gold, boxed, no tags
+                f"<step 1> compute </step 1>\n<final> {n} </final>",
+                f"<step 1> compute </step 1>\n<final>{n:03d}</final>",  # leading zeros
+                f"<step 1> compute </step 1>\n<final>$\\boxed{{00{n}}}$</final>",
+                f"<step 1> compute </step 1>\n<final>\\frac{{{2 * n}}}{{2}}</final>",  # through math-verify
+            ]
+        )
+    wrong = [[f"<final>{(normalise_integer(g) + 1) % 1000}</final>", f"\\boxed{{{normalise_integer(g) + 1000}}}"] for _, g in golds]
+    pairs = [(gold, t, True) for (_, gold), texts in zip(golds, texts_per_gold) for t in texts]
+    pairs += [(gold, t, False) for (_, gold), texts in zip(golds, wrong) for t in texts]
+    preds = [extract_answer(parse_solution(t), t) for _, t, _ in pairs]
+    results = checker.check([g for g, _, _ in pairs], preds)
+    bad = [(g, t, r.reason) for (g, t, want), r in zip(pairs, results) if r.correct != want]
+    assert not bad, bad[:5]
