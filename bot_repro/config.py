@@ -12,13 +12,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, OmegaConf, open_dict
 
 from bot_repro.config_errors import ConfigError, build_options
 
 TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",
-    "seed", "resume", "experiment_name", "run_dir", "sweep", "plot",
+    "seed", "resume", "experiment_name", "smoke", "sweep", "plot",
 }  # fmt: skip
 
 
@@ -47,6 +47,7 @@ class AlgorithmCfg:
 class TaskCfg:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+    smoke: dict[str, Any] = field(default_factory=dict)  # params merged in by debug=smoke
 
 
 @dataclass
@@ -56,6 +57,26 @@ class RewardCfg:
     w_s: float = 1.0
     window: int = 3
     params: dict[str, Any] = field(default_factory=dict)
+    smoke: dict[str, Any] = field(default_factory=dict)  # reward keys merged in by debug=smoke
+
+
+def apply_smoke(cfg: DictConfig) -> DictConfig:
+    """With ``smoke=true`` (set by debug=smoke) merge each task's and reward's own ``smoke`` block.
+
+    A task knows how to shrink itself (a shipped toy data set, no warm start); a reward knows how
+    to run offline (a rule-based step source instead of a judge). ``debug/smoke.yaml`` cannot say
+    that for every task, so the task and reward configs do.
+    """
+    if not cfg.get("smoke"):
+        return cfg
+    cfg = cfg.copy()
+    with open_dict(cfg):
+        if cfg.task.get("smoke"):
+            cfg.task.params = OmegaConf.merge(cfg.task.get("params") or {}, cfg.task.smoke)
+        if cfg.reward.get("smoke"):
+            merged = OmegaConf.merge(cfg.reward, cfg.reward.smoke)
+            cfg.reward = merged
+    return cfg
 
 
 @dataclass

@@ -16,7 +16,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
-from bot_repro.config import validate
+from bot_repro.config import apply_smoke, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import UnknownNameError
 
@@ -25,6 +25,7 @@ log = logging.getLogger("bot_repro.train")
 
 def run(cfg: DictConfig, run_dir: Path) -> Path:
     """Train one configuration into ``run_dir``; return the run directory."""
+    cfg = apply_smoke(cfg)
     sections = validate(cfg)  # before anything expensive
     from bot_repro.trainer.build import build_trainer
     from bot_repro.trainer.run_dir import RunRecord, last_checkpoint, load_counters, save_counters, truncate_metrics
@@ -66,7 +67,9 @@ def _save_counters_on_checkpoint(trainer, metrics, save_counters) -> None:
         def on_save(self, args, state, control, **kw):
             ckpt = Path(args.output_dir) / f"checkpoint-{state.global_step}"
             if ckpt.exists() and state.is_world_process_zero:
-                save_counters(ckpt, {"generated_tokens": trainer.generated_tokens, "elapsed_s": time.time() - metrics.start})
+                save_counters(
+                    ckpt, {"generated_tokens": trainer.generated_tokens, "elapsed_s": time.time() - metrics.start - metrics.eval_seconds}
+                )
 
     trainer.add_callback(_Counters())
 

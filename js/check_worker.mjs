@@ -1,17 +1,22 @@
 // Persistent check worker for bot_repro's React task.
 //
 // Owns the Node side of "does this single-file React + TypeScript app compile": TypeScript
-// diagnostics (syntax and types, via a language service over an in-memory file), Babel
-// transpilation, esbuild bundling against locally installed React/ReactDOM, and ESLint 9 (React
-// and hooks rules). It speaks JSON lines: stdin gets one request per line, stdout gets one
-// answer per line (everything else a library prints goes to stderr). The first stdout line is
-// {"ready": true, ...} once every tool is loaded, so the Python pool can time requests fairly.
+// diagnostics (syntax and types, from a language service over in-memory files), Babel (or
+// esbuild) transpilation, bundling against the page's local React/ReactDOM, and ESLint 9 with
+// React and hooks rules. It speaks JSON lines: stdin gets one request per line, stdout gets one
+// answer line per checked item (everything a library prints goes to stderr). The first stdout
+// line is {"ready": true, ...}, sent once every tool is loaded and warm.
 //
 // Requests:
-//   {"id", "op": "check", "code", "typecheck": true, "eslint": true, "transpiler": "babel"|"esbuild",
-//    "delay_ms": 0}
-//   {"id", "op": "vendor"}  -> {"vendor_js", "tailwind_js"}: the page's local React and Tailwind
-// All line numbers in answers are 0-indexed lines of the code that was sent.
+//   {"id", "op": "check", "items": [{"code", "delay_ms"?}], "typecheck": "fail" | "penalise" | "off",
+//    "eslint": true, "transpiler": "babel" | "esbuild"}
+//     ("fail": TypeScript errors make the item fail to compile; "penalise": they are reported only)
+//     -> one line per item, in order: {"id", "index", "ok", "stage", "diagnostics", "eslint",
+//        "bundle", "sourcemap", "timings"}
+//   {"id", "op": "vendor"} -> {"id", "vendor_js", "tailwind_js"}: the page's React and Tailwind
+// Items of one request share one TypeScript program: a fresh type checker costs tens of ms,
+// so checking a batch together is several times faster per item. Line numbers in answers are
+// 0-indexed lines of the item's code.
 // `node check_worker.mjs --once` answers a single request and exits (the one-process-per-sample
 // baseline of the benchmark).
 
@@ -36,14 +41,15 @@ const esbuild = require("esbuild");
 const { ESLint } = require("eslint");
 const eslintJs = require("@eslint/js");
 const tsParser = require("@typescript-eslint/parser");
+const tsPlugin = require("@typescript-eslint/eslint-plugin");
 const reactPlugin = require("eslint-plugin-react");
 const hooksPlugin = require("eslint-plugin-react-hooks");
 const globals = require("globals");
 
-// The app lives at a virtual path inside js/ so module resolution finds js/node_modules.
-const APP = path.join(JS_DIR, "__virtual__", "App.tsx");
-// Modules the page provides (window.__botDeps, filled by the vendor bundle).
-const PAGE_MODULES = ["react", "react-dom", "react-dom/client", "react/jsx-runtime", "react/jsx-dev-runtime"];
+// Samples live at virtual paths inside js/ so module resolution finds js/node_modules/@types.
+const VIRTUAL_DIR = path.join(JS_DIR, "__virtual__");
+// Modules the page provides (window.__botDeps, filled by the vendor bundle); nothing else loads.
+const PAGE_MODULES = new Set(["react", "react-dom", "react-dom/client", "react/jsx-runtime", "react/jsx-dev-runtime"]);
 
 // ---------------------------------------------------------------- TypeScript
 const compilerOptions = {
@@ -51,6 +57,8 @@ const compilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
+  // Every sample is its own module, so samples of one batch never share top-level names.
+  moduleDetection: ts.ModuleDetectionKind.Force,
   lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
   // Lenient on style (implicit any, nulls): only real type errors count against a sample.
   strict: false,
@@ -61,52 +69,78 @@ const compilerOptions = {
   allowSyntheticDefaultImports: true,
   types: [],
 };
-let appText = "";
-let appVersion = 0;
-const snapshots = new Map();
+let batchFiles = new Map(); // virtual path -> code of the current batch
+let batchVersion = 0;
+const libSnapshots = new Map();
 const tsHost = {
   getCompilationSettings: () => compilerOptions,
-  getScriptFileNames: () => [APP],
-  getScriptVersion: (f) => (f === APP ? String(appVersion) : "0"),
+  getScriptFileNames: () => [...batchFiles.keys()],
+  getScriptVersion: (f) => (batchFiles.has(f) ? String(batchVersion) : "0"),
   getScriptSnapshot: (f) => {
-    if (f === APP) return ts.ScriptSnapshot.fromString(appText);
-    if (!snapshots.has(f)) {
+    if (batchFiles.has(f)) return ts.ScriptSnapshot.fromString(batchFiles.get(f));
+    if (!libSnapshots.has(f)) {
       const text = ts.sys.readFile(f);
-      snapshots.set(f, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
+      libSnapshots.set(f, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
     }
-    return snapshots.get(f);
+    return libSnapshots.get(f);
   },
   getCurrentDirectory: () => JS_DIR,
   getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: (f) => f === APP || ts.sys.fileExists(f),
-  readFile: (f, enc) => (f === APP ? appText : ts.sys.readFile(f, enc)),
+  fileExists: (f) => batchFiles.has(f) || ts.sys.fileExists(f),
+  readFile: (f, enc) => (batchFiles.has(f) ? batchFiles.get(f) : ts.sys.readFile(f, enc)),
   readDirectory: ts.sys.readDirectory,
   directoryExists: ts.sys.directoryExists,
   getDirectories: ts.sys.getDirectories,
 };
 const languageService = ts.createLanguageService(tsHost, ts.createDocumentRegistry());
 
-function tsDiagnostics(code, withTypes) {
-  appText = code;
-  appVersion += 1;
-  const syntactic = languageService.getSyntacticDiagnostics(APP);
+function setBatch(codes) {
+  batchFiles = new Map(codes.map((code, i) => [path.join(VIRTUAL_DIR, `sample${i}.tsx`), code]));
+  batchVersion += 1;
+  return [...batchFiles.keys()];
+}
+
+function diag(line, col, source, rule, message, severity = "error") {
+  return { line, col, severity, source, rule, message };
+}
+
+function tsDiagnostics(file, withTypes) {
+  const syntactic = languageService.getSyntacticDiagnostics(file);
   // Type-checking broken syntax only adds cascades; the syntax errors already locate the fault.
-  const semantic = withTypes && syntactic.length === 0 ? languageService.getSemanticDiagnostics(APP) : [];
-  const sourceFile = languageService.getProgram().getSourceFile(APP);
+  const semantic = withTypes && syntactic.length === 0 ? languageService.getSemanticDiagnostics(file) : [];
+  const sourceFile = languageService.getProgram().getSourceFile(file);
   const out = [];
   for (const d of [...syntactic, ...semantic]) {
     if (d.category !== ts.DiagnosticCategory.Error) continue;
-    const pos = d.start === undefined ? { line: 0, character: 0 } : sourceFile.getLineAndCharacterOfPosition(d.start);
-    out.push({
-      line: pos.line,
-      col: pos.character,
-      severity: "error",
-      source: "tsc",
-      rule: `TS${d.code}`,
-      message: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
-    });
+    const pos = sourceFile.getLineAndCharacterOfPosition(d.start ?? 0);
+    out.push(diag(pos.line, pos.character, "tsc", `TS${d.code}`, ts.flattenDiagnosticMessageText(d.messageText, "\n")));
   }
   return { diagnostics: out, sourceFile, syntaxOk: syntactic.length === 0 };
+}
+
+// Imports the page cannot satisfy, found statically (the page has React and ReactDOM only).
+function unavailableImports(sourceFile) {
+  const out = [];
+  const report = (node, spec) => {
+    if (PAGE_MODULES.has(spec)) return;
+    const pos = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+    out.push(diag(pos.line, pos.character, "bundle", "unavailable-import",
+      `cannot bundle import ${JSON.stringify(spec)}: only react and react-dom are available`));
+  };
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly : node.isTypeOnly;
+      if (!typeOnly && ts.isStringLiteral(node.moduleSpecifier)) report(node, node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.arguments.length && ts.isStringLiteralLike(node.arguments[0])) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) {
+        report(node, node.arguments[0].text);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return out;
 }
 
 // Where a default export is missing, point at the component that should carry it: a named export,
@@ -118,8 +152,8 @@ function missingDefaultExport(sourceFile) {
   for (const st of sourceFile.statements) {
     if (ts.isExportAssignment(st)) return null;
     const mods = ts.canHaveModifiers(st) ? ts.getModifiers(st) || [] : [];
-    const exported = mods.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (mods.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return null;
+    const exported = mods.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (ts.isExportDeclaration(st) && st.exportClause && ts.isNamedExports(st.exportClause)) {
       if (st.exportClause.elements.some((e) => e.name.text === "default")) return null;
       if (namedExport === null) namedExport = lineOf(st);
@@ -138,17 +172,11 @@ function missingDefaultExport(sourceFile) {
   let line = 0;
   if (namedExport !== null) line = namedExport;
   else if (candidates.length) line = (candidates.find((c) => c.app) || candidates[candidates.length - 1]).line;
-  return {
-    line,
-    col: 0,
-    severity: "error",
-    source: "export",
-    rule: "missing-default-export",
-    message: "the module has no default export; the page renders the default-exported component",
-  };
+  return diag(line, 0, "bundle", "missing-default-export",
+    "the module has no default export; the page renders the default-exported component");
 }
 
-// ---------------------------------------------------------------- Babel + esbuild
+// ---------------------------------------------------------------- transpile + bundle
 function babelTranspile(code) {
   try {
     const out = babel.transformSync(code, {
@@ -156,7 +184,7 @@ function babelTranspile(code) {
       babelrc: false,
       configFile: false,
       sourceType: "module",
-      // Keeps output lines equal to input lines so bundle positions map back to the sample.
+      // Output lines equal input lines, so bundle positions map back to the sample's lines.
       retainLines: true,
       presets: [
         [presetTs, { isTSX: true, allExtensions: true }],
@@ -166,76 +194,37 @@ function babelTranspile(code) {
     return { code: out.code, diagnostics: [] };
   } catch (err) {
     const loc = err.loc || { line: 1, column: 0 };
-    const message = String(err.reasonCode ? err.message.split("\n")[0] : err.message).replace(/^[^:]*App\.tsx: /, "");
-    return {
-      code: null,
-      diagnostics: [
-        { line: loc.line - 1, col: loc.column, severity: "error", source: "babel", rule: err.reasonCode || err.code || "BabelError", message },
-      ],
-    };
+    const message = String(err.message).split("\n")[0].replace(/^[^:]*App\.tsx: /, "");
+    return { code: null, diagnostics: [diag(loc.line - 1, loc.column, "babel", err.reasonCode || "BabelError", message)] };
   }
 }
 
-const depsPlugin = {
-  name: "bot-page-modules",
-  setup(build) {
-    const filter = new RegExp(`^(${PAGE_MODULES.map((m) => m.replace(/[/-]/g, "\\$&")).join("|")})$`);
-    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "page" }));
-    build.onLoad({ filter: /.*/, namespace: "page" }, (args) => ({
-      contents: `module.exports = window.__botDeps[${JSON.stringify(args.path)}];`,
-      loader: "js",
-    }));
-  },
-};
+// The page script: the sample as a CommonJS module whose require() serves the page's modules,
+// then the vendor's __botMount renders its default export. The prefix stays on the first line
+// so the source map's line numbers hold.
+const PAGE_PREFIX =
+  "(function(){var module={exports:{}};var exports=module.exports;" +
+  "var require=function(n){if(n in window.__botDeps)return window.__botDeps[n];" +
+  "throw new Error('module not available on the page: '+n);};";
+const PAGE_SUFFIX = "\n;window.__botMount(module.exports);})();\n";
 
-function userPlugin(contents, loader) {
-  return {
-    name: "bot-user-app",
-    setup(build) {
-      build.onResolve({ filter: /^bot:app$/ }, () => ({ path: "App.tsx", namespace: "user" }));
-      build.onLoad({ filter: /.*/, namespace: "user" }, () => ({ contents, loader, resolveDir: JS_DIR }));
-    },
-  };
-}
-
-const ENTRY = [
-  'import App from "bot:app";',
-  'import { createElement } from "react";',
-  'import { createRoot } from "react-dom/client";',
-  'createRoot(document.getElementById("root")).render(createElement(App));',
-].join("\n");
-
-async function bundle(contents, loader) {
+async function toPageScript(code, loader) {
   try {
-    const result = await esbuild.build({
-      stdin: { contents: ENTRY, resolveDir: JS_DIR, sourcefile: "entry.js", loader: "js" },
-      bundle: true,
-      write: false,
-      format: "iife",
-      target: "es2020",
-      outfile: "app.js",
-      sourcemap: "external",
+    const out = await esbuild.transform(code, {
+      loader,
+      format: "cjs",
       jsx: "automatic",
+      target: "es2020",
+      sourcemap: "external",
+      sourcesContent: false,
+      sourcefile: "App.tsx",
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
-      plugins: [depsPlugin, userPlugin(contents, loader)],
     });
-    const js = result.outputFiles.find((f) => f.path.endsWith(".js"));
-    const map = result.outputFiles.find((f) => f.path.endsWith(".map"));
-    return { js: js.text, map: map ? map.text : null, diagnostics: [] };
+    return { js: PAGE_PREFIX + out.code + PAGE_SUFFIX, map: out.map, diagnostics: [] };
   } catch (err) {
-    const diagnostics = (err.errors || [{ text: String(err) }]).map((e) => {
-      const inUser = e.location && e.location.namespace === "user";
-      return {
-        // Errors outside the sample (entry glue) have no sample line.
-        line: inUser ? e.location.line - 1 : null,
-        col: inUser ? e.location.column : 0,
-        severity: "error",
-        source: "esbuild",
-        rule: "bundle",
-        message: e.text,
-      };
-    });
+    const diagnostics = (err.errors || [{ text: String(err) }]).map((e) =>
+      diag(e.location ? e.location.line - 1 : null, e.location ? e.location.column : 0, "esbuild", "transform", e.text));
     return { js: null, map: null, diagnostics };
   }
 }
@@ -252,17 +241,18 @@ const eslint = new ESLint({
         parserOptions: { ecmaFeatures: { jsx: true }, ecmaVersion: "latest", sourceType: "module" },
         globals: { ...globals.browser },
       },
-      plugins: { react: reactPlugin, "react-hooks": hooksPlugin },
+      plugins: { react: reactPlugin, "react-hooks": hooksPlugin, "@typescript-eslint": tsPlugin },
       settings: { react: { version: "19.0" } },
       rules: {
         ...eslintJs.configs.recommended.rules,
         ...reactPlugin.configs.flat.recommended.rules,
         ...reactPlugin.configs.flat["jsx-runtime"].rules,
-        // TypeScript already resolves names and checks props; these two misfire on TSX.
+        // TypeScript resolves names and checks props; the core versions misfire on TSX.
         "no-undef": "off",
         "react/prop-types": "off",
+        "no-unused-vars": "off",
         // Unused names are untidy, not wrong.
-        "no-unused-vars": "warn",
+        "@typescript-eslint/no-unused-vars": "warn",
         "react-hooks/rules-of-hooks": "error",
         "react-hooks/exhaustive-deps": "warn",
       },
@@ -271,7 +261,7 @@ const eslint = new ESLint({
 });
 
 async function lint(code) {
-  const [result] = await eslint.lintText(code, { filePath: APP });
+  const [result] = await eslint.lintText(code, { filePath: path.join(VIRTUAL_DIR, "App.tsx") });
   return result.messages.map((m) => ({
     line: Math.max(0, (m.line || 1) - 1),
     col: Math.max(0, (m.column || 1) - 1),
@@ -282,53 +272,70 @@ async function lint(code) {
   }));
 }
 
-// ---------------------------------------------------------------- requests
-async function check(req) {
+// ---------------------------------------------------------------- one item
+async function checkItem(file, code, opts) {
   const t0 = performance.now();
-  const code = String(req.code ?? "");
-  const typecheck = req.typecheck !== false;
   const timings = {};
-  const ts0 = performance.now();
-  const tsResult = tsDiagnostics(code, typecheck);
-  timings.tsc_ms = performance.now() - ts0;
+  const tsResult = tsDiagnostics(file, opts.typecheck !== "off");
+  timings.tsc_ms = performance.now() - t0;
   const diagnostics = [...tsResult.diagnostics];
-  let stage = null;
-  if (typecheck && tsResult.diagnostics.length) stage = "typecheck";
+  let stage = opts.typecheck === "fail" && tsResult.diagnostics.length ? "typecheck" : null;
 
-  const tr0 = performance.now();
-  const transpiler = req.transpiler === "esbuild" ? "esbuild" : "babel";
+  const t1 = performance.now();
   let transpiled = code;
   let loader = "tsx";
-  if (transpiler === "babel") {
+  if (opts.transpiler === "babel") {
     const b = babelTranspile(code);
     diagnostics.push(...b.diagnostics);
     transpiled = b.code;
     loader = "js";
-    if (b.code === null) stage = "transpile";
   }
-  timings.transpile_ms = performance.now() - tr0;
-
   let js = null;
   let map = null;
-  if (transpiled !== null) {
-    const noDefault = tsResult.syntaxOk ? missingDefaultExport(tsResult.sourceFile) : null;
-    if (noDefault) {
-      diagnostics.push(noDefault);
-      stage = stage || "bundle";
+  if (transpiled === null) {
+    stage = "transpile";
+  } else {
+    const page = await toPageScript(transpiled, loader);
+    diagnostics.push(...page.diagnostics);
+    if (page.js === null) {
+      stage = "transpile";
     } else {
-      const b0 = performance.now();
-      const b = await bundle(transpiled, loader);
-      timings.bundle_ms = performance.now() - b0;
-      diagnostics.push(...b.diagnostics);
-      if (b.js === null) stage = stage || (transpiler === "esbuild" ? "transpile" : "bundle");
-      else if (stage === null) ({ js, map } = b);
+      const bundleProblems = tsResult.syntaxOk ? unavailableImports(tsResult.sourceFile) : [];
+      const noDefault = tsResult.syntaxOk ? missingDefaultExport(tsResult.sourceFile) : null;
+      if (noDefault) bundleProblems.push(noDefault);
+      diagnostics.push(...bundleProblems);
+      if (bundleProblems.length) stage = stage || "bundle";
+      else if (stage === null) ({ js, map } = page);
     }
   }
-  const l0 = performance.now();
-  const lintMessages = req.eslint === false ? [] : await lint(code);
-  timings.eslint_ms = performance.now() - l0;
+  timings.transpile_bundle_ms = performance.now() - t1;
+
+  const t2 = performance.now();
+  const lintMessages = opts.eslint ? await lint(code) : [];
+  timings.eslint_ms = performance.now() - t2;
   timings.total_ms = performance.now() - t0;
   return { ok: stage === null, stage, diagnostics, eslint: lintMessages, bundle: js, sourcemap: map, timings };
+}
+
+async function check(req, send) {
+  const items = Array.isArray(req.items) ? req.items : [];
+  const opts = {
+    typecheck: ["fail", "penalise", "off"].includes(req.typecheck) ? req.typecheck : "fail",
+    eslint: req.eslint !== false,
+    transpiler: req.transpiler === "esbuild" ? "esbuild" : "babel",
+  };
+  const files = setBatch(items.map((it) => String(it.code ?? "")));
+  for (let i = 0; i < items.length; i++) {
+    // Fault injection for the pool's timeout/crash tests: hold this item before answering.
+    if (items[i].delay_ms) await new Promise((r) => setTimeout(r, Number(items[i].delay_ms)));
+    let answer;
+    try {
+      answer = await checkItem(files[i], String(items[i].code ?? ""), opts);
+    } catch (err) {
+      answer = { error: `worker error: ${err && err.stack ? err.stack : String(err)}` };
+    }
+    send({ id: req.id, index: i, ...answer });
+  }
 }
 
 async function vendor() {
@@ -340,6 +347,10 @@ async function vendor() {
     "window.__botDeps = {",
     '  "react": React, "react-dom": ReactDOM, "react-dom/client": ReactDOMClient,',
     '  "react/jsx-runtime": JSXRuntime, "react/jsx-dev-runtime": JSXRuntime,',
+    "};",
+    "window.__botMount = function (mod) {",
+    "  var App = mod && (mod.__esModule || 'default' in mod) ? mod.default : mod;",
+    '  ReactDOMClient.createRoot(document.getElementById("root")).render(React.createElement(App));',
     "};",
   ].join("\n");
   const result = await esbuild.build({
@@ -356,38 +367,37 @@ async function vendor() {
   return { vendor_js: result.outputFiles[0].text, tailwind_js: tailwind };
 }
 
+function send(obj) {
+  process.stdout.write(JSON.stringify(obj) + "\n");
+}
+
 async function handle(line) {
   let req;
   try {
     req = JSON.parse(line);
   } catch (err) {
-    return { id: null, error: `bad request line: ${err.message}` };
+    send({ id: null, error: `bad request line: ${err.message}` });
+    return;
   }
   try {
-    // Fault injection for the pool's timeout/crash tests and the benchmark.
-    if (req.delay_ms) await new Promise((r) => setTimeout(r, Number(req.delay_ms)));
-    if (req.op === "vendor") return { id: req.id, ...(await vendor()) };
-    if (req.op === "check") return { id: req.id, ...(await check(req)) };
-    return { id: req.id, error: `unknown op ${JSON.stringify(req.op)}; valid ops: check, vendor` };
+    if (req.op === "check") await check(req, send);
+    else if (req.op === "vendor") send({ id: req.id, ...(await vendor()) });
+    else send({ id: req.id, error: `unknown op ${JSON.stringify(req.op)}; valid ops: check, vendor` });
   } catch (err) {
-    return { id: req.id, error: `worker error: ${err && err.stack ? err.stack : String(err)}` };
+    send({ id: req.id, error: `worker error: ${err && err.stack ? err.stack : String(err)}` });
   }
-}
-
-function send(obj) {
-  process.stdout.write(JSON.stringify(obj) + "\n");
 }
 
 async function main() {
   const once = process.argv.includes("--once");
   // Warm every tool once so the first real sample is not charged for lazy loading.
-  await check({ code: "export default function App() { return <div className=\"p-2\">ok</div>; }" });
+  await check({ items: [{ code: 'export default function App() { return <div className="p-2">ok</div>; }' }] }, () => {});
   send({ ready: true, pid: process.pid, versions: { typescript: ts.version, eslint: ESLint.version, esbuild: esbuild.version } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  // One request at a time: the pool sends the next only after this answer.
+  // One request at a time: the pool sends the next only after the last answer of this one.
   for await (const line of rl) {
     if (!line.trim()) continue;
-    send(await handle(line));
+    await handle(line);
     if (once) break;
   }
   await esbuild.stop();

@@ -7,6 +7,7 @@ skips HTTP for tests of the role logic (strategies, ABBA order), where the wire 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,9 +56,12 @@ class ScriptedBackend:
 
     name = "scripted"
 
-    def __init__(self, responder: Callable[[list[dict[str, Any]]], str]):
+    def __init__(self, responder: Callable[[list[dict[str, Any]]], str],
+                 delay: Callable[[list[dict[str, Any]]], float] | None = None):
         self.responder = responder
-        self.calls: list[list[dict[str, Any]]] = []
+        self.delay = delay  # seconds before answering, per request (None: answer at once)
+        self.calls: list[list[dict[str, Any]]] = []  # requests received
+        self.completed: list[list[dict[str, Any]]] = []  # requests answered (not cancelled)
 
     def check_credentials(self) -> None:
         pass
@@ -70,11 +74,18 @@ class ScriptedBackend:
 
     async def complete(self, messages: list[dict[str, Any]], params: dict[str, Any]) -> Reply:
         self.calls.append(messages)
+        if self.delay is not None:
+            await asyncio.sleep(self.delay(messages))
+        self.completed.append(messages)
         return Reply(self.responder(messages), 10, 2)
 
 
-def scripted_client(responder: Callable[[list[dict[str, Any]]], str], **overrides: Any) -> JudgeClient:
+def scripted_client(
+    responder: Callable[[list[dict[str, Any]]], str],
+    delay: Callable[[list[dict[str, Any]]], float] | None = None,
+    **overrides: Any,
+) -> JudgeClient:
     cfg = {"backend": "loopback", "cache": False, "max_retries": 0, **overrides}
     opts = parse_options(cfg)
-    return JudgeClient(opts, backend=ScriptedBackend(responder))
+    return JudgeClient(opts, backend=ScriptedBackend(responder, delay))
 

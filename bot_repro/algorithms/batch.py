@@ -13,11 +13,17 @@ reports non-finite rewards as an error naming the rows.
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass
 
 import torch
 from torch import Tensor
+
+
+def _as_float32(x: Tensor) -> Tensor:
+    # the common case skips a (no-op) dispatch: this runs on every call, on the hot path
+    return x if x.dtype == torch.float32 else x.to(torch.float32)
 
 
 def _as_float_mask(mask: Tensor) -> Tensor:
@@ -78,9 +84,7 @@ class RewardBatch:
                 f"batch size B={B} is not a multiple of group_size K={K} (rows of a group are contiguous)"
             )
         m = _as_float_mask(mask)
-        return cls(
-            G=global_rewards.to(torch.float32), S=local_rewards.to(torch.float32), m=m, L=m.sum(-1), K=K
-        )
+        return cls(G=_as_float32(global_rewards), S=_as_float32(local_rewards), m=m, L=m.sum(-1), K=K)
 
     @property
     def B(self) -> int:
@@ -108,7 +112,8 @@ class RewardBatch:
 
         Checking one small result instead of the [B, T] inputs keeps the check off the hot path.
         """
-        if bool(torch.isfinite(result).all()):
+        # a sum is finite only if every term is (short of overflow): one reduction and one sync
+        if math.isfinite(result.sum().item()):
             return
         bad_global = torch.nonzero(~torch.isfinite(self.G)).flatten().tolist()
         bad_local = torch.nonzero(~torch.isfinite(self.S).all(-1)).flatten().tolist()
@@ -124,16 +129,20 @@ class RewardBatch:
 
 
 def sequence_rewards(batch: RewardBatch, seq_reward: str, w_g: float, w_s: float) -> Tensor:
-    """[B] sequence reward R_k: ``global`` w_g G; ``token_mean`` w_g G + w_s mean_t S; ``token_sum`` + w_s sum_t S.
+    """[B] float64 sequence reward R_k: ``global`` w_g G; ``token_mean`` w_g G + w_s mean_t S;
+    ``token_sum`` w_g G + w_s sum_t S (over valid tokens; the mean over an empty completion is 0).
 
-    The mean over an empty completion is taken as 0.
+    Per-row values are float64 (negligible cost on [B]): a float32 mean of L copies of 0.7 depends
+    on L in its last bit, and GRPO's division by (std + eps) would blow that up to ~1e-2 for a
+    group whose completions all carry the same local reward.
     """
-    R = w_g * batch.G
+    R = batch.G.double() * w_g
     if seq_reward == "global":
         return R
-    sums = torch.linalg.vecdot(batch.S, batch.m)
+    # S * m is exact (m is 0/1); the float64 accumulation of float32 terms is exact up to 2^29 terms
+    sums = torch.mul(batch.S, batch.m).sum(-1, dtype=torch.float64)
     if seq_reward == "token_mean":
-        sums = sums / batch.L.clamp(min=1.0)
+        sums = sums / batch.L.double().clamp(min=1.0)
     return R + w_s * sums
 
 
@@ -141,7 +150,7 @@ def group_center(batch: RewardBatch, R: Tensor, *, scale: bool, std: str = "popu
     """[B] (R_k - mean_j R_j), divided by (std_j R_j + eps) when ``scale``; all K rollouts of a group count.
 
     Rewards are shifted by the group's first reward before the mean is taken, so a group of equal
-    rewards gives exactly 0 instead of rounding noise (which eps alone would amplify to ~1e-2).
+    rewards gives exactly 0 instead of rounding noise amplified by 1/eps. Keeps R's dtype.
     """
     Rg = R.view(batch.n_groups, batch.K)
     x = Rg - Rg[:, :1]

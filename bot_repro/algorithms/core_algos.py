@@ -66,10 +66,10 @@ def _sequence_advantages(
     R = sequence_rewards(batch, seq_reward, w_g, w_s)
     if overlong is not None:
         max_len, buffer, penalty = overlong
-        R = R + penalty * ((max_len - buffer - batch.L) / buffer).clamp(min=-1.0, max=0.0)
+        R = R + penalty * ((max_len - buffer - batch.L.double()) / buffer).clamp(min=-1.0, max=0.0)
     A = group_center(batch, R, scale=scale, std=std, eps=eps)
     batch.require_finite(A)
-    return batch.broadcast(A)
+    return batch.broadcast(A.to(torch.float32))
 
 
 @register_advantage("grpo")
@@ -292,6 +292,5 @@ def bot_grpo(
     if batch.empty:
         return batch.zeros()
     stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std)
-    fallback = 1.0 / eps if zero_std == "eps" else 0.0
-    inv = torch.where(stats.zero, fallback, 1.0 / (stats.sigma + eps))
-    return stats.dev.mul_(inv.view(-1, 1, 1)).reshape(batch.B, batch.T)
+    inv = (stats.sigma + eps).reciprocal_().masked_fill_(stats.zero, 1.0 / eps if zero_std == "eps" else 0.0)
+    return stats.dev.mul_(inv.view(-1, 1, 1)).view(batch.B, batch.T)

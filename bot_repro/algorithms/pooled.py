@@ -4,11 +4,14 @@ Shared by ``bot_grpo`` (weights 1/(K_eff L_k) or 1/N) and ``ps_grpo`` (plain 1/N
 for the trainer as ``zero_std_groups`` (which groups carry no signal) and ``group_token_stats``
 (mu and sigma per group, for logging).
 
-Numerics: token rewards are first shifted by one valid token reward of the group (the first
-token of its first non-empty rollout). A group whose token rewards are all equal then gives
-exactly zero deviations and sigma == 0, so the zero-std rule is exact instead of depending on
-how the rounding noise of a float32 mean compares with a tolerance. The variance is two-pass
-(deviations from the mean, then their weighted squares), stable for long completions.
+Numerics: token rewards are first shifted by the reward of one token of the group (column 0 of
+its first non-empty rollout, valid with right-padded masks). A group whose token rewards are all
+equal then gives exactly zero deviations and sigma == 0, so the zero-std rule is exact instead
+of depending on how the rounding noise of a float32 mean (~1e-7 |r|, far above the 1e-8
+tolerance for |r| ~ 1) compares with the tolerance. The variance is two-pass (deviations from
+the mean, then their weighted squares), stable for long completions. Padding is handled by
+multiplying with the float mask, so the work is a handful of elementwise passes and row
+reductions over [B, T] (see bench/algorithms.py).
 """
 
 from __future__ import annotations
@@ -29,40 +32,16 @@ ZERO_STD_TOL = 1e-8
 class PooledStats:
     """dev: [n_groups, K, T] r - mu on valid tokens, 0 on padding (a fresh tensor, safe to modify);
     sigma: [n_groups] pooled std; zero: [n_groups] bool, sigma <= ZERO_STD_TOL (true for a group
-    without any token); mu_shift, r_ref: [n_groups] with mu = r_ref + mu_shift; lengths: [n_groups, K]."""
+    without any token); mu: [n_groups] pooled mean (0 for a group without any token)."""
 
     dev: Tensor
     sigma: Tensor
     zero: Tensor
-    mu_shift: Tensor
-    r_ref: Tensor
-    lengths: Tensor
-
-    @property
-    def mu(self) -> Tensor:
-        """[n_groups] pooled mean of the token rewards (0 for a group without any token)."""
-        return torch.where(self.lengths.sum(-1) > 0, self.r_ref + self.mu_shift, 0.0)
-
-
-def _reference(batch: RewardBatch) -> tuple[Tensor, Tensor]:
-    """(G_ref, S_ref), each [n, 1]: the rewards of one valid token per group (any will do, see module doc).
-
-    Fast path: the first rollout of the group whose column 0 is valid (right-padded masks).
-    Otherwise the first valid token of the first non-empty rollout (found by a scan).
-    """
-    n, K = batch.n_groups, batch.K
-    col0 = batch.m[:, 0].view(n, K)
-    row = col0.argmax(-1, keepdim=True)  # argmax returns the first maximum
-    if bool(col0.gather(1, row).all()):
-        return batch.G.view(n, K).gather(1, row), batch.S[:, 0].view(n, K).gather(1, row)
-    row = (batch.L.view(n, K) > 0).to(torch.uint8).argmax(-1, keepdim=True)
-    flat = row.squeeze(-1) + torch.arange(0, batch.B, K, device=row.device)
-    col = batch.m[flat].argmax(-1)  # first valid column (0 for a group without tokens)
-    return batch.G[flat].unsqueeze(-1), batch.S[flat, col].unsqueeze(-1)
+    mu: Tensor | None
 
 
 def pooled_token_stats(
-    batch: RewardBatch, w_g: float, w_s: float, *, weighting: str, std: str
+    batch: RewardBatch, w_g: float, w_s: float, *, weighting: str, std: str, need_mu: bool = False
 ) -> PooledStats:
     """Weighted mean / std of r_{k,t} = w_g G_k + w_s S_{k,t} over the valid tokens of each group.
 
@@ -70,37 +49,45 @@ def pooled_token_stats(
     total), ``uniform`` 1/N (N = valid tokens of the group). Empty rollouts have no tokens and so
     no weight; K_eff counts the non-empty ones. ``unbiased`` divides the weighted variance by
     1 - sum_i w_i^2 (reliability-weights correction; equals N/(N-1) for uniform weights); a pool
-    of a single token, where that is 0, counts as zero std.
+    of a single token, where that is 0, counts as zero std. ``mu`` is only filled when
+    ``need_mu`` (the estimators do not need it).
     """
     n, K, T = batch.n_groups, batch.K, batch.T
     m = batch.m.view(n, K, T)
     Lg = batch.L.view(n, K)
-    G_ref, S_ref = _reference(batch)
+    Gg = batch.G.view(n, K)
+    nonempty = Lg.clamp(max=1.0)  # 1.0 for a non-empty rollout, 0.0 for an empty one (L_k is integral)
+
+    # reference token: column 0 of the group's first non-empty rollout (argmax returns the first
+    # maximum); its local part counts as 0 when that column is padding (left-padded masks: only
+    # the exactness for equal rewards is lost)
+    ref_row = nonempty.argmax(-1, keepdim=True)
+    G_ref = Gg.gather(1, ref_row)
+    ws_S_ref = torch.mul(batch.S[:, 0], batch.m[:, 0]).view(n, K).gather(1, ref_row).mul_(w_s)
     # d = r - r_ref = fl(w_s S) + (w_g (G - G_ref) - fl(w_s S_ref)): two separately rounded steps,
     # so a token equal to the reference gives exactly 0 (a fused multiply-add would leave 1 ulp)
-    offset = (batch.G.view(n, K) - G_ref) * w_g - S_ref * w_s
+    offset = torch.sub(Gg, G_ref).mul_(w_g).sub_(ws_S_ref)
     d = batch.S.view(n, K, T) * w_s
     d.add_(offset.unsqueeze(-1)).mul_(m)
 
     if weighting == "inverse_length":
-        k_eff = (Lg > 0).sum(-1, keepdim=True)
-        token_weight = (Lg * k_eff).clamp(min=1.0).reciprocal()
+        token_weight = (Lg * nonempty.sum(-1, keepdim=True)).clamp_(min=1.0).reciprocal_()
     else:
-        token_weight = Lg.sum(-1, keepdim=True).clamp(min=1.0).reciprocal()
-    # empty rollouts contribute nothing below whatever their weight: their sums are 0 and L_k = 0
+        token_weight = Lg.sum(-1, keepdim=True).clamp_(min=1.0).reciprocal_()
+    # an empty rollout's weight does not matter: its sums below are 0, and so is its L_k
 
-    mu_shift = (token_weight * d.sum(-1)).sum(-1, keepdim=True)  # [n, 1]
-    d.addcmul_(m, mu_shift.neg().unsqueeze(-1))
-    var = (token_weight * torch.linalg.vector_norm(d, dim=-1).square()).sum(-1)
+    neg_mu_shift = torch.mul(token_weight, d.sum(-1)).sum(-1, keepdim=True).neg_()  # [n, 1]
+    d.addcmul_(m, neg_mu_shift.unsqueeze(-1))
+    var = torch.linalg.vector_norm(d, dim=-1).square_().mul_(token_weight).sum(-1)
     if std == "unbiased":
         denom = 1.0 - (token_weight.square() * Lg).sum(-1)
         var = torch.where(denom > 0, var / denom.clamp(min=torch.finfo(torch.float32).tiny), 0.0)
     batch.require_finite(var)
-    sigma = var.sqrt()
-    r_ref = (G_ref * w_g + S_ref * w_s).squeeze(-1)
-    return PooledStats(
-        dev=d, sigma=sigma, zero=sigma <= ZERO_STD_TOL, mu_shift=mu_shift.squeeze(-1), r_ref=r_ref, lengths=Lg
-    )
+    sigma = var.sqrt_()
+    mu = None
+    if need_mu:
+        mu = (G_ref * w_g + ws_S_ref - neg_mu_shift).squeeze(-1).mul_(nonempty.amax(-1))
+    return PooledStats(dev=d, sigma=sigma, zero=sigma <= ZERO_STD_TOL, mu=mu)
 
 
 def _checked_batch(global_rewards, local_rewards, mask, group_size, options: dict, where: str) -> RewardBatch:
@@ -148,5 +135,5 @@ def group_token_stats(
     if batch.empty:
         zeros = torch.zeros(batch.n_groups, dtype=torch.float32, device=batch.S.device)
         return zeros, zeros.clone()
-    stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std)
+    stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std, need_mu=True)
     return stats.mu, stats.sigma

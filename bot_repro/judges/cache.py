@@ -73,6 +73,10 @@ class JudgeCache:
                 (key, reply.text, reply.tokens_in, reply.tokens_out, time.time()),
             )
 
+    def keys(self) -> list[str]:
+        with self._lock:
+            return [row[0] for row in self._db.execute("SELECT key FROM replies")]
+
     def __len__(self) -> int:
         with self._lock:
             return self._db.execute("SELECT COUNT(*) FROM replies").fetchone()[0]

@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import random
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,11 +66,10 @@ class CallRunner:
         params = {"temperature": float(self.opts.temperature), "max_tokens": int(self.opts.max_tokens)}
         key = cache_key(self.opts.backend, self.opts.model, messages, {**params, "sample": sample})
         self.metrics.add(calls=1)
-        if self.cache is not None:
-            hit = self.cache.get(key)
-            if hit is not None:
-                self.metrics.add(cache_hits=1)
-                return hit.text
+        hit = self._cache_get(key)
+        if hit is not None:
+            self.metrics.add(cache_hits=1)
+            return hit.text
         entry = self._inflight.get(key)
         if entry is None:
             entry = _InFlight(asyncio.ensure_future(self._fetch(role, key, messages, params)))
@@ -100,6 +100,8 @@ class CallRunner:
                 async with self._sem:
                     async with asyncio.timeout(self.opts.timeout_s):
                         reply = await self.backend.complete(messages, params)
+                if not isinstance(reply.text, str):
+                    raise TransientError(f"backend returned a {type(reply.text).__name__}, not text")
                 break
             except (TransientError, TimeoutError) as exc:
                 reason = str(exc) or f"timeout after {self.opts.timeout_s}s"
@@ -112,14 +114,29 @@ class CallRunner:
                 await asyncio.sleep(wait)
             except PermanentError as exc:
                 self._failed(role, str(exc), start)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # an unexpected backend bug must not take the training run down
+            except Exception as exc:  # a backend bug must not end the run; cancellation is not an Exception
                 self._failed(role, f"unexpected {type(exc).__name__}: {exc}", start)
         self.metrics.add_sent(time.monotonic() - start, reply.tokens_in, reply.tokens_out)
-        if self.cache is not None:
-            self.cache.put(key, CachedReply(reply.text, reply.tokens_in, reply.tokens_out))
+        self._cache_put(key, CachedReply(reply.text, reply.tokens_in, reply.tokens_out))
         return reply.text
+
+    # a broken cache (locked past its timeout, disk full) costs money, never the run
+    def _cache_get(self, key: str) -> CachedReply | None:
+        if self.cache is None:
+            return None
+        try:
+            return self.cache.get(key)
+        except sqlite3.Error as exc:
+            log.warning("judge cache read failed (%s); calling the judge", exc)
+            return None
+
+    def _cache_put(self, key: str, reply: CachedReply) -> None:
+        if self.cache is None:
+            return
+        try:
+            self.cache.put(key, reply)
+        except sqlite3.Error as exc:
+            log.warning("judge cache write failed (%s); the reply is used but not stored", exc)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait = min(self.opts.backoff_max_s, self.opts.backoff_base_s * 2**attempt) * self._rng.uniform(0.5, 1.0)

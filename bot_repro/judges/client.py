@@ -8,11 +8,13 @@ method fans its items out concurrently; the bound on calls in flight is global t
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot_repro.config_errors import ConfigError
 from bot_repro.judges.backends import JUDGE_BACKENDS, Backend
 from bot_repro.judges.cache import JudgeCache
 from bot_repro.judges.calls import CallRunner
@@ -42,7 +44,7 @@ class JudgeClient:
         self.book = PromptBook(opts)  # template errors surface here, before any call
         self.metrics = JudgeMetrics()
         self.backend = backend if backend is not None else JUDGE_BACKENDS[opts.backend](opts)
-        self.cache = JudgeCache(opts.cache_path()) if opts.cache else None
+        self.cache = _open_cache(opts) if opts.cache else None
         failure_log = None
         if run_dir is not None:
             Path(run_dir).mkdir(parents=True, exist_ok=True)
@@ -120,6 +122,14 @@ class JudgeClient:
             self._loop.close()
             if self.cache is not None:
                 self.cache.close()
+
+
+def _open_cache(opts: JudgeOptions) -> JudgeCache:
+    path = opts.cache_path()
+    try:
+        return JudgeCache(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise ConfigError(f"judge cache {path} cannot be opened ({exc}); set judge.cache_dir or judge.cache=false") from exc
 
 
 def build_judge_client(judge_cfg: dict | None, run_dir: Path | None = None) -> JudgeClient | None:

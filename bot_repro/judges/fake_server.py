@@ -31,7 +31,7 @@ HOST = "127.0.0.1"
 
 @dataclass
 class Action:
-    """One scripted answer. kind: "reply" | "status" | "garbage" | "truncated"."""
+    """One scripted answer. kind: "reply" | "status" (text: optional body) | "garbage" | "truncated" | "raw"."""
 
     kind: str = "reply"
     text: str = ""
@@ -44,8 +44,8 @@ def reply(text: str, delay_s: float = 0.0) -> Action:
     return Action("reply", text=text, delay_s=delay_s)
 
 
-def error(status: int, retry_after: str | None = None) -> Action:
-    return Action("status", status=status, retry_after=retry_after)
+def error(status: int, retry_after: str | None = None, body: str = "") -> Action:
+    return Action("status", text=body, status=status, retry_after=retry_after)
 
 
 Responder = Callable[[dict[str, Any]], str]
@@ -130,9 +130,12 @@ class FakeJudgeServer:
             self.in_flight -= 1
         if action.kind == "status":
             headers = {"Retry-After": action.retry_after} if action.retry_after is not None else {}
-            return web.json_response({"error": {"message": "scripted error"}}, status=action.status, headers=headers)
+            body = action.text or json.dumps({"error": {"message": "scripted error"}})
+            return web.Response(text=body, status=action.status, headers=headers, content_type="application/json")
         if action.kind == "garbage":
             return web.Response(text=action.text or "<html>upstream proxy error", content_type="text/html")
+        if action.kind == "raw":  # a 200 whose JSON body is given verbatim (malformed shapes)
+            return web.Response(text=action.text, content_type="application/json")
         text = action.text if action.text else self.responder(neutral)
         prompt_chars = sum(len(p.get("text", "")) for m in neutral["messages"] for p in m["content"])
         body = json.dumps(shape(text, max(1, prompt_chars // 4), max(1, len(text) // 4))).encode()

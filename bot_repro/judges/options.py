@@ -64,12 +64,12 @@ class JudgeOptions:
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ConfigError(f"judge.backend={self.backend!r} is not supported; allowed: {', '.join(BACKENDS)}")
-        if self.backend != "loopback" and self.backend != "hf_local" and not self.model:
-            raise ConfigError(f"judge.model is required for backend {self.backend!r}")
+        if self.backend != "loopback" and not self.model:
+            raise ConfigError(
+                f"judge.model is required for backend {self.backend!r} (hf_local: a local directory or hub id)"
+            )
         if self.backend == "openai" and not self.base_url:
             raise ConfigError("judge.base_url is required for backend 'openai' (e.g. https://api.openai.com/v1)")
-        if self.backend == "hf_local" and not self.model:
-            raise ConfigError("judge.model must be a local model directory or hub id for backend 'hf_local'")
         if self.api_key_env is not None:
             if _KEY_LIKE.match(self.api_key_env):
                 raise ConfigError(

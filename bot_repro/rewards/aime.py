@@ -47,7 +47,9 @@ class AimeRewardParams:
 
     def __post_init__(self) -> None:
         if self.step_source not in STEP_SOURCES:
-            raise ConfigError(f"step_source={self.step_source!r} is unknown; allowed: {', '.join(STEP_SOURCES)}")
+            raise ConfigError(
+                f"step_source={self.step_source!r} is unknown; allowed: {', '.join(STEP_SOURCES)}"
+            )
         if self.max_steps < 1:
             raise ConfigError(f"max_steps={self.max_steps} must be >= 1")
         if self.check_workers < 1 or self.check_timeout_s <= 0:
@@ -81,6 +83,9 @@ class AimeReward:
     def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]:
         if len(completions) != len(rows):
             raise ValueError(f"{len(completions)} completions for {len(rows)} rows")
+        missing = [row.get("id", i) for i, row in enumerate(rows) if row.get("answer") in (None, "")]
+        if missing:  # a harness bug, not model output: scoring everything wrong would hide it
+            raise ValueError(f"AIME reward rows without a gold 'answer' column: {missing[:5]}")
         p = self.params
         texts = [c if isinstance(c, str) else "" for c in completions]
         parsed = [parse_solution(t) for t in texts]

@@ -30,13 +30,17 @@ STRATEGIES = ("error_propagation", "context_aware", "independent")
 
 # a number: optional minus, digits, optional decimals (no thousands separators)
 _NUM = r"-?\d+(?:\.\d+)?"
-_OPS = {"+": "+", "-": "-", "*": "*", "×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "/": "/", "÷": "/", "\\div": "/"}
+_OPS = {
+    "+": "+", "-": "-", "*": "*", "×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "/": "/", "÷": "/", "\\div": "/",
+}  # fmt: skip
 _OP = "|".join(re.escape(op) for op in sorted(_OPS, key=len, reverse=True))
 _CLAIM = re.compile(rf"({_NUM})\s*({_OP})\s*(\d+(?:\.\d+)?|\(\s*{_NUM}\s*\))\s*=\s*({_NUM})")
 # a claim is only read when it is not part of a longer expression: what sits right before ``a``
 # or right after ``c`` must not continue the expression
 _TOUCHING_BAD = re.compile(r"[\w.,)\]}^!]$")  # directly before a, no space between
-_BEFORE_BAD = re.compile(r"(?:[\d)\]}+\-*/×·÷^]|\\times|\\cdot|\\div)$")  # last thing before a, spaces skipped
+_BEFORE_BAD = re.compile(
+    r"(?:[\d)\]}+\-*/×·÷^]|\\times|\\cdot|\\div)$"
+)  # last thing before a, spaces skipped
 _AFTER_BAD = re.compile(r"^(?:\s*[+\-*/×·÷^(%!]|\s*\\(?:times|cdot|div|frac|%)|,\d|[A-Za-z_])")
 
 
@@ -107,7 +111,9 @@ class JudgeStepScorer:
                 "local fake) or use step_source=rule|prm|none"
             )
         if strategy not in STRATEGIES:
-            raise ConfigError(f"step judge strategy {strategy!r} is unknown; allowed: {', '.join(STRATEGIES)}")
+            raise ConfigError(
+                f"step judge strategy {strategy!r} is unknown; allowed: {', '.join(STRATEGIES)}"
+            )
         self.judge, self.strategy, self.give_reference = judge, strategy, give_reference
 
     def score(self, problems: list[str], steps: list[list[str]], answers: list[str]):
@@ -117,7 +123,9 @@ class JudgeStepScorer:
         ]
         verdicts = self.judge.step_judge(items, self.strategy) if items else []
         if len(verdicts) != len(items):
-            raise RuntimeError(f"step judge returned {len(verdicts)} verdict lists for {len(items)} solutions")
+            raise RuntimeError(
+                f"step judge returned {len(verdicts)} verdict lists for {len(items)} solutions"
+            )
         scores: list[list[float]] = [[] for _ in steps]
         failures: list[str | None] = [None] * len(steps)
         for i, verdict in zip(todo, verdicts):
@@ -168,7 +176,11 @@ class PrmStepScorer:
         device = options.device
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
-        dtype_name = options.dtype if options.dtype != "auto" else ("bfloat16" if device.startswith("cuda") else "float32")
+        dtype_name = (
+            options.dtype
+            if options.dtype != "auto"
+            else ("bfloat16" if device.startswith("cuda") else "float32")
+        )
         remote = options.loader == "remote"
         self.tokenizer = AutoTokenizer.from_pretrained(options.model, trust_remote_code=remote)
         self.sep_id = self.tokenizer.convert_tokens_to_ids(options.separator)
@@ -180,7 +192,9 @@ class PrmStepScorer:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         cls = AutoModel if remote else AutoModelForTokenClassification
         kwargs = {"trust_remote_code": True} if remote else {}
-        self.model = cls.from_pretrained(options.model, dtype=getattr(torch, dtype_name), **kwargs).to(device).eval()
+        self.model = (
+            cls.from_pretrained(options.model, dtype=getattr(torch, dtype_name), **kwargs).to(device).eval()
+        )
         self.device = device
 
     def _text(self, problem: str, steps: list[str]) -> str:

@@ -121,6 +121,7 @@ def build_trainer(cfg: DictConfig, sec: dict[str, Any], run_dir: Path, start_tim
     check_rows(train_rows, "train")
     check_rows(test_rows, "test")
     reward_dict = OmegaConf.to_container(cfg.reward, resolve=True)
+    reward_dict.pop("smoke", None)
     source = REWARD_SOURCES[sec["reward"].source](reward_dict, {"judge": judge, "run_dir": run_dir, "seed": seed})
     os.environ.setdefault("WANDB_MODE", sec["logger"].wandb_mode)
     os.environ.setdefault("WANDB_PROJECT", sec["logger"].wandb_project)

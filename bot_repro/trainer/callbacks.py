@@ -2,7 +2,9 @@
 
 ``metrics.jsonl`` is the run's primary record (plots read it, never wandb): one JSON object
 per optimizer step with SPEC's names, plus ``eval/<metric>`` keys on evaluation steps; step 0
-holds the evaluation before training.
+holds the evaluation before training. ``time`` and ``step_seconds`` count training wall time
+only: held-out evaluation is timed separately (``eval_seconds``) and left out, so time-to-threshold
+compares algorithms, not evaluation schedules.
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ class MetricsJsonl(TrainerCallback):
         self.trainer_ref = trainer_ref
         self.start = start_time or time.time()
         self.pending: dict[str, float] = {}
+        self.eval_seconds = 0.0  # total time spent in held-out evaluation
         self._last_time = None
+        self._last_eval = 0.0
         self._last_tokens = 0
 
     def write(self, record: dict[str, Any]) -> None:
@@ -56,6 +60,8 @@ class MetricsJsonl(TrainerCallback):
             f.write(json.dumps({k: _clean(v) for k, v in record.items()}) + "\n")
 
     def on_train_begin(self, args, state, control, **kw):
+        if state.global_step == 0:  # a resumed run keeps the clock restored by train.py
+            self.start = time.time()
         self._last_time = time.time()
         trainer = self.trainer_ref.get("trainer")
         self._last_tokens = trainer.generated_tokens if trainer else 0
@@ -66,8 +72,8 @@ class MetricsJsonl(TrainerCallback):
         now = time.time()
         trainer = self.trainer_ref["trainer"]
         tokens = trainer.generated_tokens
-        step_s = now - (self._last_time or now)
-        rec: dict[str, Any] = {"step": state.global_step, "time": round(now - self.start, 3)}
+        step_s = now - (self._last_time or now) - (self.eval_seconds - self._last_eval)
+        rec: dict[str, Any] = {"step": state.global_step, "time": round(now - self.start - self.eval_seconds, 3)}
         for src, dst in RENAME.items():
             if src in logs:
                 rec[dst] = logs[src]
@@ -79,11 +85,12 @@ class MetricsJsonl(TrainerCallback):
                 rec[key] = val
         rec["generated_tokens"] = tokens
         rec["step_seconds"] = round(step_s, 4)
+        rec["eval_seconds"] = round(self.eval_seconds, 3)
         rec["tokens_per_s"] = (tokens - self._last_tokens) / step_s if step_s > 0 else None
         rec.update(self.pending)
         self.pending.clear()
         self.write(rec)
-        self._last_time, self._last_tokens = time.time(), tokens
+        self._last_time, self._last_tokens, self._last_eval = time.time(), tokens, self.eval_seconds
 
 
 class HeldOutEval(TrainerCallback):
@@ -101,6 +108,13 @@ class HeldOutEval(TrainerCallback):
         return self.cfg.every > 0 and (step % self.cfg.every == 0 or step == max_steps)
 
     def run(self, model, step: int) -> dict[str, float]:
+        t0 = time.time()
+        try:
+            return self._run(model, step)
+        finally:
+            self.metrics.eval_seconds += time.time() - t0
+
+    def _run(self, model, step: int) -> dict[str, float]:
         rows = self.rows[: self.cfg.max_prompts] if self.cfg.max_prompts else self.rows
         completions = generate(model, self.tok, rows, self.cfg, self.max_new_tokens, self.chat_kwargs)
         step_dir = self.out_dir / f"step_{step:06d}"

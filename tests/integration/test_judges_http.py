@@ -211,3 +211,52 @@ def test_cache_survives_a_process_restart(server, tmp_path):
         metrics = judge.pop_metrics()
     assert verdict.score == 0.7 and metrics["judge/cache_hits"] == 1.0
     assert len(server.requests) == 1
+
+
+def test_standalone_server_for_smoke_runs(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "bot_repro.judges.fake_server", "--latency", "0.01"],
+                            cwd=REPO, stdout=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/v1")
+        cfg = {"backend": "openai", "model": "m", "base_url": url, "cache": False}
+        with _judge(cfg) as judge:
+            verdict = judge.code_judge([ITEM], with_lines=False)[0]
+        assert verdict.ok and 0.0 <= verdict.score <= 1.0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "body,ok,score",
+    [
+        ('{"choices": [{"message": {"content": [{"type": "text", "text": "SCORE: 4"}]}}]}', True, 0.4),
+        ('{"choices": [{"message": {"content": null}}], "usage": {"prompt_tokens": "many"}}', False, 0.0),
+        ('{"choices": [{"message": {"content": 17}}]}', False, 0.0),
+    ],
+    ids=["content-parts", "null-content", "number-content"],
+)
+def test_odd_reply_shapes_never_crash(server, tmp_path, body, ok, score):
+    server.push(Action("raw", text=body))
+    with _judge(http_cfg(server, tmp_path)) as judge:
+        verdict = judge.code_judge([ITEM])[0]
+    assert (verdict.ok, verdict.score) == (ok, score)
+
+
+def test_reply_without_choices_is_retried(server, tmp_path):
+    server.push(Action("raw", text='{"choices": []}'), Action("raw", text="[1, 2]"), reply("SCORE: 2"))
+    with _judge(http_cfg(server, tmp_path)) as judge:
+        assert judge.code_judge([ITEM])[0].score == 0.2
+    assert len(server.requests) == 3
+
+
+def test_an_echoed_key_is_scrubbed_from_errors(server, tmp_path, monkeypatch):
+    secret = "sk-echo-0123456789abcdef"
+    monkeypatch.setenv("BOT_REPRO_JUDGE_TEST_KEY", secret)
+    server.push(error(401, body=f'{{"error": "bad header Authorization: Bearer {secret}"}}'))
+    cfg = http_cfg(server, tmp_path, api_key_env="BOT_REPRO_JUDGE_TEST_KEY")
+    with _judge(cfg, tmp_path / "run") as judge:
+        verdict = judge.code_judge([ITEM])[0]
+    assert "HTTP 401" in verdict.error and "Bearer ***" in verdict.error and secret not in verdict.error
+    assert secret not in (tmp_path / "run" / FAILURE_LOG).read_text()

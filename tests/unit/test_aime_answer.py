@@ -123,7 +123,9 @@ def test_invalid_settings():
 
 def _gold_answers() -> list[tuple[str, str]]:
     if not SHARED_AIME.is_dir():
-        pytest.skip(f"../shared/data/aime not present: {SHARED_AIME} holds the AIME 2024/2025 files used here")
+        pytest.skip(
+            f"../shared/data/aime not present: {SHARED_AIME} holds the AIME 2024/2025 files used here"
+        )
     import pandas as pd
 
     golds = []
@@ -152,7 +154,10 @@ def test_every_shared_gold_answer_verifies_against_itself(checker):
                 f"<step 1> compute </step 1>\n<final>\\frac{{{2 * n}}}{{2}}</final>",  # through math-verify
             ]
         )
-    wrong = [[f"<final>{(normalise_integer(g) + 1) % 1000}</final>", f"\\boxed{{{normalise_integer(g) + 1000}}}"] for _, g in golds]
+    wrong = [
+        [f"<final>{(normalise_integer(g) + 1) % 1000}</final>", f"\\boxed{{{normalise_integer(g) + 1000}}}"]
+        for _, g in golds
+    ]
     pairs = [(gold, t, True) for (_, gold), texts in zip(golds, texts_per_gold) for t in texts]
     pairs += [(gold, t, False) for (_, gold), texts in zip(golds, wrong) for t in texts]
     preds = [extract_answer(parse_solution(t), t) for _, t, _ in pairs]

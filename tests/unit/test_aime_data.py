@@ -31,7 +31,12 @@ def write_jsonl(path: Path, records: list[dict]) -> str:
 
 def kaggle_rows(n: int) -> list[dict]:
     return [
-        {"ID": f"{1983 + i // 15}-{i % 15 + 1}", "Year": 1983 + i // 15, "Question": f"Problem number {i}?", "Answer": i % 1000}
+        {
+            "ID": f"{1983 + i // 15}-{i % 15 + 1}",
+            "Year": 1983 + i // 15,
+            "Question": f"Problem number {i}?",
+            "Answer": i % 1000,
+        }
         for i in range(n)
     ]
 
@@ -90,7 +95,11 @@ def test_duplicates_removed_first_kept(tmp_path):
     ],
 )
 def test_bad_row_names_file_and_row(tmp_path, bad, message):
-    recs = [{"id": "a", "problem": "Fine?", "answer": "1"}, {"id": "b", "problem": "Also fine?", "answer": "2"}, bad]
+    recs = [
+        {"id": "a", "problem": "Fine?", "answer": "1"},
+        {"id": "b", "problem": "Also fine?", "answer": "2"},
+        bad,
+    ]
     path = write_jsonl(tmp_path / "bad.jsonl", recs)
     with pytest.raises(AimeDataError) as err:
         load_rows(parse_spec(path, "t"))
@@ -108,7 +117,9 @@ def test_unknown_layout_and_explicit_columns(tmp_path):
     path = write_jsonl(tmp_path / "odd.jsonl", [{"q": {"text": ["x", "What is 1+1?"]}, "gt": "2", "key": 5}])
     with pytest.raises(ConfigError, match="no known layout fits fields \\['gt', 'key', 'q'\\]"):
         load_rows(parse_spec(path, "t"))
-    spec = parse_spec({"source": path, "columns": {"problem": "q.text.-1", "answer": "gt", "id": "key"}, "year": 1999}, "t")
+    spec = parse_spec(
+        {"source": path, "columns": {"problem": "q.text.-1", "answer": "gt", "id": "key"}, "year": 1999}, "t"
+    )
     assert load_rows(spec) == [{"id": "5", "problem": "What is 1+1?", "answer": "2", "year": 1999}]
     with pytest.raises(ConfigError, match="column 'nope'"):
         load_rows(parse_spec({"source": path, "columns": {"problem": "nope", "answer": "gt"}}, "t"))
@@ -194,6 +205,7 @@ def test_task_rows_prompts_and_limit():
         ({"source": "smoke", "ks": [0]}, {"family": "qwen2"}, "ks="),
         ({"source": "smoke", "test_fraction": 1.0}, {"family": "qwen2"}, "test_fraction"),
         ({"source": "smoke", "exclude_years": [2024]}, {"family": "qwen2"}, "exclude_years"),
+        ({"source": "smoke", "eval_set": {"source": "e.jsonl", "colums": {}}}, {"family": "qwen2"}, "unknown key"),
     ],
 )
 def test_task_config_errors(params, model, match):
@@ -224,7 +236,10 @@ def test_evaluate_hand_computed_and_saved(tmp_path):
     samples = [json.loads(x) for x in (tmp_path / "step_000002" / "samples.jsonl").read_text().splitlines()]
     problems = [json.loads(x) for x in (tmp_path / "step_000002" / "problems.jsonl").read_text().splitlines()]
     assert len(samples) == 8 and samples[2]["reason"] == "no answer" and samples[1]["format"] == "loose"
-    assert [(p["id"], p["correct"], p["n"]) for p in problems] == [(rows[0]["id"], 2, 4), (rows[1]["id"], 0, 4)]
+    assert [(p["id"], p["correct"], p["n"]) for p in problems] == [
+        (rows[0]["id"], 2, 4),
+        (rows[1]["id"], 0, 4),
+    ]
 
 
 def test_evaluate_leaves_out_k_above_n():

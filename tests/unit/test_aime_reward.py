@@ -37,7 +37,9 @@ def test_spread_window_0_1_3():
     # w=1: phi = 1, 0.5 -> v_j = (sum_s e_s phi)/4
     assert spread_steps(e, 1) == pytest.approx([1 / 4, (0.5 - 0.5) / 4, -1 / 4, -0.5 / 4])
     # w=3: phi(d) = 1, .75, .5, .25
-    assert spread_steps(e, 3) == pytest.approx([(1 - 0.5) / 4, (0.75 - 0.75) / 4, (0.5 - 1) / 4, (0.25 - 0.75) / 4])
+    assert spread_steps(e, 3) == pytest.approx(
+        [(1 - 0.5) / 4, (0.75 - 0.75) / 4, (0.5 - 1) / 4, (0.25 - 0.75) / 4]
+    )
     assert spread_steps([], 3) == []
     with pytest.raises(ValueError):
         spread_steps(e, -1)
@@ -80,7 +82,9 @@ def test_wrong_answer_and_bad_format():
     wrong = SOLUTION.replace("<final> 14 </final>", "<final> 15 </final>")
     loose = "Here you go.\n" + SOLUTION
     no_tags = "the answer is \\boxed{14}"
-    r_wrong, r_loose, r_none = source({"step_source": "none"}, w_g=3.0).score([wrong, loose, no_tags], [ROW] * 3)
+    r_wrong, r_loose, r_none = source({"step_source": "none"}, w_g=3.0).score(
+        [wrong, loose, no_tags], [ROW] * 3
+    )
     assert 3.0 * r_wrong.global_score == pytest.approx(0.2) and r_wrong.info["failure"] == "15 != 14"
     assert 3.0 * r_loose.global_score == pytest.approx(3.0)
     assert 3.0 * r_none.global_score == pytest.approx(3.0 - 1.0)  # boxed fallback is correct, tags missing
@@ -94,12 +98,17 @@ def test_untrusted_output_never_raises():
     assert all(r.info["failure"] for r in results)
 
 
+def test_rows_without_gold_answer_are_a_harness_error():
+    with pytest.raises(ValueError, match="without a gold 'answer'"):
+        source({"step_source": "rule"}).score([SOLUTION], [{"id": "r7", "problem": "p"}])
+
+
 def test_judge_scorer_inputs_and_verdicts():
     judge = FakeJudge(lambda item: [1, -1, 0][: len(item.steps)])
     src = source({"step_source": "judge", "strategy": "context_aware"}, window=0, judge=judge)
     no_steps = "\\boxed{14}"
     r1, r2 = src.score([SOLUTION, no_steps], [ROW, ROW])
-    (items, strategy), = judge.calls
+    ((items, strategy),) = judge.calls
     assert strategy == "context_aware"
     assert len(items) == 1  # a solution without steps is not sent
     assert items[0].steps == ["3 + 4 = 7", "2 * 7 = 15", "so 14"]
@@ -110,7 +119,9 @@ def test_judge_scorer_inputs_and_verdicts():
 
 def test_judge_bad_verdicts_score_zero_with_reason():
     judge = FakeJudge(lambda item: [1])  # one verdict for three steps
-    r = source({"step_source": "judge", "give_judge_reference": False}, judge=judge).score([SOLUTION], [ROW])[0]
+    r = source({"step_source": "judge", "give_judge_reference": False}, judge=judge).score([SOLUTION], [ROW])[
+        0
+    ]
     assert judge.calls[0][0][0].reference_answer is None
     assert [s.value for s in r.spans] == [0.0, 0.0, 0.0]
     assert "1 verdicts for 3 steps" in r.info["step_failure"]

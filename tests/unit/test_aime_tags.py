@@ -102,7 +102,9 @@ def test_extract_answer_prefers_final_and_falls_back_to_boxed():
     assert extract_answer(parse_solution(thinking_only), thinking_only) is None
 
 
-@pytest.mark.parametrize("text", ["<" * 1000, "</step 99>" * 50, "<step 1>" * 200, "\x00\ud800<final>", "<step -1>"])
+@pytest.mark.parametrize(
+    "text", ["<" * 1000, "</step 99>" * 50, "<step 1>" * 200, "\x00\ud800<final>", "<step -1>"]
+)
 def test_garbage_never_raises(text):
     parsed = parse_solution(text)
     assert parsed.status in (PERFECT, LOOSE, MALFORMED)

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from bot_repro.config_errors import ConfigError
 from bot_repro.judges.backends.base import PermanentError
 from bot_repro.judges.cache import CachedReply, JudgeCache, cache_key
 from bot_repro.judges.calls import CallRunner
@@ -111,3 +112,20 @@ def test_backoff_schedule(attempt, retry_after, low, high):
     assert low <= min(waits) and max(waits) <= high
     if low < high:
         assert max(waits) - min(waits) > 0.2 * (high - low)  # jittered, not constant
+
+
+def test_a_broken_cache_costs_calls_not_the_run(tmp_path, caplog):
+    with scripted_client(lambda m: "SCORE: 5", cache=True, cache_dir=str(tmp_path)) as client:
+        client.cache.close()  # every read and write now raises sqlite3.ProgrammingError
+        first = client.code_judge([CodeJudgeInput("p", "a")])[0]
+        second = client.code_judge([CodeJudgeInput("p", "a")])[0]
+        assert len(client.backend.calls) == 2
+    assert first.score == second.score == 0.5
+    assert "judge cache read failed" in caplog.text and "judge cache write failed" in caplog.text
+
+
+def test_unusable_cache_dir_is_a_config_error(tmp_path):
+    blocker = tmp_path / "not_a_dir"
+    blocker.write_text("x")
+    with pytest.raises(ConfigError, match="judge cache .*not_a_dir.*judge.cache_dir"):
+        scripted_client(lambda m: "SCORE: 5", cache=True, cache_dir=str(blocker))

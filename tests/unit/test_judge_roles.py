@@ -46,6 +46,18 @@ def test_error_propagation_with_lookahead_keeps_labels():
     assert 3 <= n_calls <= 5  # at most lookahead-1 calls beyond the error were started
 
 
+def test_error_propagation_cancels_calls_in_flight_after_an_error():
+    """Step 1 answers -1 at once while steps 2-4 are still out: those calls are cancelled, not awaited."""
+    with scripted_client(bad_at(1), delay=lambda m: 0.0 if _step_no(m) == 1 else 30.0, step_lookahead=4) as client:
+        labels = client.step_judge([StepJudgeInput("p", STEPS)], strategy="error_propagation")
+        started = sorted(_step_no(m) for m in client.backend.calls)
+        answered = [_step_no(m) for m in client.backend.completed]
+        metrics = client.pop_metrics()
+    assert labels == [[-1, 0, 0, 0, 0, 0]]
+    assert started == [1, 2, 3, 4] and answered == [1]  # steps 5-6 were never sent
+    assert metrics["judge/failures"] == 0.0
+
+
 def test_error_propagation_without_errors_judges_all():
     with scripted_client(bad_at()) as client:
         assert client.step_judge([StepJudgeInput("p", STEPS[:4])]) == [[1, 1, 1, 1]]  # the default strategy

@@ -92,8 +92,8 @@ class BedrockBackend:
         try:
             blocks = data["output"]["message"]["content"]
         except (KeyError, TypeError) as exc:
-            raise TransientError(f"Converse reply without output.message.content: {str(data)[:200]}") from exc
-        text = "".join(b.get("text", "") for b in blocks if isinstance(b, dict))
+            raise TransientError("Converse reply without output.message.content") from exc
+        text = "".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict))
         usage = data.get("usage") or {}
         return Reply(text, int(usage.get("inputTokens") or 0), int(usage.get("outputTokens") or 0))
 

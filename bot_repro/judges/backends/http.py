@@ -56,11 +56,11 @@ class _HttpBackend:
                 raw = await resp.read()
                 if resp.status == 429 or resp.status >= 500 or resp.status in _RETRY_STATUS:
                     raise TransientError(
-                        f"HTTP {resp.status} from {url}: {_snippet(raw)}",
+                        f"HTTP {resp.status} from {url}: {self._snippet(raw)}",
                         retry_after=parse_retry_after(resp.headers.get("Retry-After")),
                     )
                 if resp.status >= 400:
-                    raise PermanentError(f"HTTP {resp.status} from {url}: {_snippet(raw)}")
+                    raise PermanentError(f"HTTP {resp.status} from {url}: {self._snippet(raw)}")
         except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, aiohttp.ServerTimeoutError) as exc:
             raise TransientError(f"{type(exc).__name__} talking to {url}: {exc}") from exc
         except TimeoutError as exc:
@@ -68,14 +68,16 @@ class _HttpBackend:
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise TransientError(f"unreadable JSON body from {url}: {_snippet(raw)}") from exc
+            raise TransientError(f"unreadable JSON body from {url}: {self._snippet(raw)}") from exc
         if not isinstance(data, dict):
-            raise TransientError(f"unexpected JSON body from {url}: {_snippet(raw)}")
+            raise TransientError(f"unexpected JSON body from {url}: {self._snippet(raw)}")
         return data
 
-
-def _snippet(raw: bytes, limit: int = 200) -> str:
-    return raw[:limit].decode("utf-8", errors="replace").replace("\n", " ")
+    def _snippet(self, raw: bytes, limit: int = 200) -> str:
+        """The start of a body for error messages; a proxy that echoes our headers must not leak the key."""
+        text = raw[:limit].decode("utf-8", errors="replace").replace("\n", " ")
+        key = read_env(self.opts.api_key_env)
+        return text.replace(key, "***") if key else text
 
 
 def _b64(png: bytes) -> str:
@@ -84,7 +86,12 @@ def _b64(png: bytes) -> str:
 
 def _usage(data: dict[str, Any], key_in: str, key_out: str) -> tuple[int, int]:
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    return int(usage.get(key_in) or 0), int(usage.get(key_out) or 0)
+    return _count(usage.get(key_in)), _count(usage.get(key_out))
+
+
+def _count(value: Any) -> int:
+    """A token count from a server; anything that is not a non-negative number counts as 0."""
+    return int(value) if isinstance(value, int | float) and value >= 0 else 0
 
 
 @JUDGE_BACKENDS.register("openai")
@@ -110,10 +117,12 @@ class OpenAIBackend(_HttpBackend):
         }
         data = await self._post(self._url(), headers, body)
         try:
-            text = data["choices"][0]["message"]["content"]
+            content = data["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError) as exc:
-            raise TransientError(f"chat completion without choices[0].message.content: {str(data)[:200]}") from exc
-        return Reply(text or "", *_usage(data, "prompt_tokens", "completion_tokens"))
+            raise TransientError("chat completion without choices[0].message.content") from exc
+        if isinstance(content, list):  # some servers answer with content parts
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        return Reply(content if isinstance(content, str) else "", *_usage(data, "prompt_tokens", "completion_tokens"))
 
 
 def openai_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -151,8 +160,8 @@ class AnthropicBackend(_HttpBackend):
         data = await self._post(f"{base}/v1/messages", headers, body)
         blocks = data.get("content")
         if not isinstance(blocks, list):
-            raise TransientError(f"Messages API reply without content blocks: {str(data)[:200]}")
-        text = "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
+            raise TransientError("Messages API reply without content blocks")
+        text = "".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text")
         return Reply(text, *_usage(data, "input_tokens", "output_tokens"))
 
 

@@ -122,7 +122,10 @@ class AnswerChecker:
     """Checks (gold, predicted answer) pairs; math-verify calls run in a killable process pool."""
 
     def __init__(
-        self, workers: int = 2, timeout_s: float = 10.0, check_fn: CheckFn = math_verify_check,
+        self,
+        workers: int = 2,
+        timeout_s: float = 10.0,
+        check_fn: CheckFn = math_verify_check,
         start_method: str = "spawn",
         startup_timeout_s: float = 120.0,
     ):
@@ -189,7 +192,7 @@ class AnswerChecker:
         if len(golds) != len(preds):
             raise ValueError(f"{len(golds)} gold answers but {len(preds)} predictions")
         results: list[CheckResult | None] = [None] * len(golds)
-        queue: deque[tuple[int, int, str]] = deque()
+        pending: deque[tuple[int, int, str]] = deque()
         for i, (gold, pred) in enumerate(zip(golds, preds)):
             gold_int = normalise_integer(gold)
             if gold_int is None or not ANSWER_MIN <= gold_int <= ANSWER_MAX:
@@ -201,26 +204,30 @@ class AnswerChecker:
             else:
                 value = normalise_integer(pred)
                 if value is None:
-                    queue.append((i, gold_int, str(pred)))
+                    pending.append((i, gold_int, str(pred)))
                 elif not ANSWER_MIN <= value <= ANSWER_MAX:
                     results[i] = CheckResult(False, f"answer {value} is outside {ANSWER_MIN}-{ANSWER_MAX}")
                 else:
-                    results[i] = CheckResult(value == gold_int, None if value == gold_int else f"{value} != {gold_int}")
-        self._run_pool(queue, results)
+                    results[i] = CheckResult(
+                        value == gold_int, None if value == gold_int else f"{value} != {gold_int}"
+                    )
+        self._run_pool(pending, results)
         return [r if r is not None else CheckResult(False, "not checked") for r in results]
 
-    def _run_pool(self, queue: deque[tuple[int, int, str]], results: list[CheckResult | None]) -> None:
+    def _run_pool(self, pending: deque[tuple[int, int, str]], results: list[CheckResult | None]) -> None:
         inner_timeout = max(1, int(self.timeout_s / 2))  # math-verify's own SIGALRM guard, inside ours
         attempts: dict[int, int] = {}
         inflight: dict[Future, tuple[tuple[int, int, str], float]] = {}
-        while queue or inflight:
+        while pending or inflight:
             pool = self._ensure_pool()
-            while queue and len(inflight) < self.workers:
-                job = queue.popleft()
+            while pending and len(inflight) < self.workers:
+                job = pending.popleft()
                 future = pool.submit(self.check_fn, job[1], job[2], inner_timeout)
                 inflight[future] = (job, time.monotonic() + self.timeout_s)
             earliest = min(deadline for _, deadline in inflight.values())
-            done, _ = wait(list(inflight), timeout=max(0.0, earliest - time.monotonic()), return_when=FIRST_COMPLETED)
+            done, _ = wait(
+                list(inflight), timeout=max(0.0, earliest - time.monotonic()), return_when=FIRST_COMPLETED
+            )
             broken = False
             for future in done:
                 job, _ = inflight.pop(future)
@@ -233,7 +240,7 @@ class AnswerChecker:
                     if attempts[job[0]] >= 2:
                         results[job[0]] = CheckResult(False, "answer checker worker crashed")
                     else:
-                        queue.appendleft(job)
+                        pending.appendleft(job)
                 except Exception as exc:  # a checker bug on odd input scores the sample, not the run
                     results[job[0]] = CheckResult(False, f"answer check failed: {type(exc).__name__}: {exc}")
             now = time.monotonic()
@@ -244,7 +251,7 @@ class AnswerChecker:
                 results[job[0]] = CheckResult(False, f"answer check timed out after {self.timeout_s:g}s")
             if expired or broken:
                 # the pool's other calls die with it: run them again on the new pool
-                queue.extendleft(job for job, _ in inflight.values())
+                pending.extendleft(job for job, _ in inflight.values())
                 inflight.clear()
                 self._kill_pool()
 

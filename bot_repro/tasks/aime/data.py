@@ -19,6 +19,7 @@ escapes in some AIME copies), or an answer that is not an integer in 0-999 after
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -161,7 +162,9 @@ def _columns(spec: DataSpec, first: dict[str, Any], where: str) -> dict[str, str
         columns = spec.columns
         for key in ("problem", "answer"):
             if not _lookup(first, columns[key])[1]:
-                raise ConfigError(f"{where}: column {columns[key]!r} ({key}) not found; fields: {sorted(first)}")
+                raise ConfigError(
+                    f"{where}: column {columns[key]!r} ({key}) not found; fields: {sorted(first)}"
+                )
         return columns
     for layout in LAYOUTS.values():
         if all(_lookup(first, layout[k])[1] for k in ("problem", "answer")):
@@ -176,9 +179,11 @@ def _columns(spec: DataSpec, first: dict[str, Any], where: str) -> dict[str, str
 def _year(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None
-    if isinstance(value, int | float) and value == value:  # not NaN
-        return int(value)
-    m = re.search(r"(?<!\d)(19[89]\d|20\d\d)(?!\d)", str(value)) or re.search(r"aime[_-]?(\d\d)(?!\d)", str(value), re.I)
+    if isinstance(value, int | float):
+        return int(value) if math.isfinite(value) else None
+    text = str(value)
+    # "2024_AIME_I" in a url, or "aime24" in a data_source name
+    m = re.search(r"(?<!\d)(19[89]\d|20\d\d)(?!\d)", text) or re.search(r"aime[_-]?(\d\d)(?!\d)", text, re.I)
     if not m:
         return None
     year = int(m.group(1))
@@ -235,7 +240,9 @@ def load_rows(spec: DataSpec) -> list[dict[str, Any]]:
         if key in seen_problem:
             continue  # the same problem again: keep the first copy
         if row_id in seen_id:
-            raise AimeDataError(f"{where}: row {i}: id {row_id!r} already used by row {seen_id[row_id]} for another problem")
+            raise AimeDataError(
+                f"{where}: row {i}: id {row_id!r} already used by row {seen_id[row_id]} for another problem"
+            )
         seen_problem[key], seen_id[row_id] = i, i
         rows.append({"id": row_id, "problem": problem, "answer": str(answer), "year": year})
     return rows

@@ -106,7 +106,9 @@ class _Parser:
             if number is None:
                 self.problems.append(f"<step> without a number at char {m.start()}")
             elif number != self.expected_step:
-                self.problems.append(f"misnumbered step: expected <step {self.expected_step}>, got <step {number}>")
+                self.problems.append(
+                    f"misnumbered step: expected <step {self.expected_step}>, got <step {number}>"
+                )
             if self.finals:
                 self.problems.append("step after <final>")
             if number is not None:
@@ -127,8 +129,12 @@ class _Parser:
                 self._note_outside(m.start())
                 self.cursor = m.end()
                 return
-            if self.open.kind != kind or (kind == "step" and number is not None and number != self.open.number):
-                opened = f"<{self.open.kind}{'' if self.open.number is None else ' ' + str(self.open.number)}>"
+            if self.open.kind != kind or (
+                kind == "step" and number is not None and number != self.open.number
+            ):
+                opened = (
+                    f"<{self.open.kind}{'' if self.open.number is None else ' ' + str(self.open.number)}>"
+                )
                 self.problems.append(f"{m.group(0)} does not close {opened}")
             self._close(m.end(), m.start())
             return

@@ -43,7 +43,8 @@ class AimeTaskParams:
     columns: dict[str, str] | None = None  # None: detect the layout (see data.py)
     hub_split: str = "train"
     strip_suffixes: list[str] = field(default_factory=lambda: [SKYWORK_SUFFIX])
-    eval_set: str | dict[str, Any] | None = None  # None: split ``source``; else a path/hub id or a DataSpec mapping
+    # None: split ``source``; else a file or hub id, or a mapping of DataSpec keys
+    eval_set: str | dict[str, Any] | None = None
     exclude_years: list[int] = field(default_factory=list)  # training rows of these years are dropped
     split_seed: int = 0
     test_fraction: float = 0.2
@@ -77,37 +78,45 @@ class AimeTask:
         self.params = params
         self.family = family
         self.system_prompt = system_prompt(family, params.system_prompt)
-        self.stats: dict[str, int] = {}
+        fields = {"source": params.source, "columns": params.columns, "hub_split": params.hub_split}
+        self.source_spec = build_options(
+            DataSpec, {**fields, "strip_suffixes": params.strip_suffixes}, "task.params"
+        )
+        self.eval_spec = (
+            None if params.eval_set is None else parse_spec(params.eval_set, "task.params.eval_set")
+        )
         self._cache: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
 
-    def _spec(self) -> DataSpec:
-        p = self.params
-        return build_options(
-            DataSpec,
-            {"source": p.source, "columns": p.columns, "hub_split": p.hub_split, "strip_suffixes": p.strip_suffixes},
-            "task.params",
-        )
-
     def _row(self, row: dict[str, Any]) -> dict[str, Any]:
-        prompt = [{"role": "system", "content": self.system_prompt}, {"role": "user", "content": row["problem"]}]
+        prompt = [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": row["problem"]},
+        ]
         return {**row, "prompt": prompt}
 
     def datasets(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         if self._cache is None:
             p = self.params
-            rows = load_rows(self._spec())
-            if p.eval_set is None:
+            rows = load_rows(self.source_spec)
+            if self.eval_spec is None:
                 train, test = split_rows(rows, p.split_seed, p.test_fraction)
             else:
-                eval_spec = parse_spec(p.eval_set, "task.params.eval_set")
-                test = load_rows(eval_spec)
+                test = load_rows(self.eval_spec)
                 held_out = {problem_key(r["problem"]) for r in test}
                 excluded = set(p.exclude_years)
-                train = [r for r in rows if problem_key(r["problem"]) not in held_out and r["year"] not in excluded]
+                train = [
+                    r for r in rows if problem_key(r["problem"]) not in held_out and r["year"] not in excluded
+                ]
                 if not train:
-                    raise ConfigError(f"no training rows left after removing the eval set {eval_spec.source!r}")
+                    raise ConfigError(
+                        f"no training rows left after removing the eval set {self.eval_spec.source!r}"
+                    )
                 train.sort(key=lambda r: r["id"])
-            self.stats = {"rows": len(rows), "train_rows": len(train), "test_rows": len(test)}
+            log.info(
+                "aime data: %d problems from %s -> %d train, %d test (%d dropped as eval-set overlap or excluded year)",
+                len(rows), self.source_spec.source, len(train), len(test),
+                0 if self.eval_spec is None else len(rows) - len(train),
+            )  # fmt: skip
             if p.limit is not None:
                 train, test = train[: p.limit], test[: p.limit]
             self._cache = ([self._row(r) for r in train], [self._row(r) for r in test])
@@ -144,11 +153,20 @@ class AimeTask:
         records = []
         for (r, s, text), parsed, pred, check in zip(where, parsed_all, preds, checks):
             flags[r].append(check.correct)
-            records.append({
-                "id": rows[r]["id"], "sample": s, "completion": text, "answer": pred, "gold": rows[r]["answer"],
-                "correct": check.correct, "reason": check.reason, "format": parsed.status,
-                "format_problems": parsed.problems, "n_steps": len(parsed.steps),
-            })
+            records.append(
+                {
+                    "id": rows[r]["id"],
+                    "sample": s,
+                    "completion": text,
+                    "answer": pred,
+                    "gold": rows[r]["answer"],
+                    "correct": check.correct,
+                    "reason": check.reason,
+                    "format": parsed.status,
+                    "format_problems": parsed.problems,
+                    "n_steps": len(parsed.steps),
+                }
+            )
         n = max(1, len(records))
         metrics = mean_pass_at_k(flags, ks) if ks else {}
         metrics["format_ok_rate"] = sum(p.status != MALFORMED for p in parsed_all) / n

@@ -1,0 +1,53 @@
+"""Helpers for integration tests: compose + run in-process, and a reward source with variance.
+
+The tiny random policy never solves the mini task, so sequence-level methods (GRPO, GSPO, DAPO)
+would see zero reward variance and no gradient; ``test_variance`` scores text features instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
+
+SMALL = [
+    "debug=smoke",
+    "task.params.warm_start=false",
+    "task.params.n_train=64",
+    "task.params.n_test=8",
+]
+
+
+class VarianceReward:
+    """G = (sum of character codes mod 97) / 96 (ties are rare); local: -0.5 on every 'a' character."""
+
+    window = 1
+
+    def score(self, completions, rows):
+        out = []
+        for text in completions:
+            g = (sum(map(ord, text)) % 97) / 96.0
+            r = RewardResult(global_score=g, components={"lt": float(text.count("<"))})
+            r.spans = [SpanReward(i, i + 1, -0.5) for i, ch in enumerate(text) if ch == "a"]
+            out.append(r)
+        return out
+
+
+class NaNReward:
+    window = 0
+
+    def score(self, completions, rows):
+        return [RewardResult(global_score=float("nan") if i == 1 else 0.0) for i in range(len(completions))]
+
+
+if "test_variance" not in REWARD_SOURCES:
+    REWARD_SOURCES.register("test_variance")(lambda cfg, ctx: VarianceReward())
+    REWARD_SOURCES.register("test_nan")(lambda cfg, ctx: NaNReward())
+
+
+def run_inprocess(overrides: list[str], run_dir: Path):
+    from bot_repro.train import run
+    from tests.conftest import compose
+
+    cfg = compose(overrides)
+    return run(cfg, Path(run_dir))
