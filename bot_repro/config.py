@@ -135,6 +135,7 @@ class ResourcesCfg:
     vllm_gpu_memory_utilization: float = 0.3
     timeout_min: int = 60
     setup: list[str] = field(default_factory=list)  # shell lines run before a Slurm job
+    torch_threads: int | None = None  # intra-op CPU threads per run (None: torch's default); 1 for parallel sweeps
 
 
 def _section(cfg: DictConfig, key: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Input checking and shared tensor steps of the advantage estimators.
 
-``RewardBatch.from_inputs`` checks shapes and the group layout once and converts everything to
-float32 (the estimators compute in float32 whatever the input dtype). The helpers here are the
+``RewardBatch.from_inputs`` checks shapes and the group layout once and converts the rewards to
+float32 (token-level work is float32 whatever the input dtype). The helpers here are the
 pieces several estimators share: sequence rewards, group normalisation of per-rollout values,
 reverse cumulative sums over valid tokens.
 
@@ -27,12 +27,16 @@ def _as_float32(x: Tensor) -> Tensor:
 
 
 def _as_float_mask(mask: Tensor) -> Tensor:
-    """0/1 float32 copy of ``mask`` (nonzero = valid token)."""
-    if mask.dtype != torch.bool:
-        mask = mask != 0
-    # bool -> uint8 is a free reinterpretation, and uint8 -> float32 is vectorised where
-    # bool -> float32 is not (about 5x slower on CPU)
-    return mask.view(torch.uint8).to(torch.float32)
+    """0/1 float32 copy of ``mask`` (nonzero = valid token).
+
+    The routes avoid bool intermediates, whose CPU kernels are not vectorised: bool -> uint8 is a
+    free reinterpretation and uint8 -> float32 is ~5x faster than bool -> float32; numeric masks
+    (TRL's completion masks are float or int) compare straight into a float32 output, ~6x faster
+    than going through a bool tensor.
+    """
+    if mask.dtype == torch.bool:
+        return mask.view(torch.uint8).to(torch.float32)
+    return torch.ne(mask, 0, out=torch.empty(mask.shape, dtype=torch.float32, device=mask.device))
 
 
 @dataclass

@@ -16,7 +16,11 @@ Conventions where SPEC leaves room (ours):
   rollouts, empty completions included (their sequence reward is defined; they just have no
   token to carry an advantage);
 - a mean over an empty completion is 0 (``token_mean`` sequence rewards, PURE's baseline);
-- a group whose rewards are all equal gets exactly 0, not eps-amplified rounding noise.
+- a group whose rewards are all equal gets exactly 0, not eps-amplified rounding noise (the
+  per-rollout values of the sequence-level estimators are computed in float64, which costs
+  nothing on [B]; token-level work stays float32);
+- padded positions of local_rewards are ignored but must hold finite values (a non-finite
+  reward anywhere in a row that is read raises ``ValueError`` naming the rows).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from bot_repro.algorithms.batch import (
     reverse_cumsum,
     sequence_rewards,
 )
-from bot_repro.algorithms.options import check_overlong
+from bot_repro.algorithms.options import OPTION_CHECKS, check_overlong
 from bot_repro.algorithms.pooled import group_token_stats, pooled_token_stats, zero_std_groups
 from bot_repro.algorithms.registry import register_advantage
 
@@ -90,6 +94,8 @@ def grpo(
     std: ``population`` (SPEC default) or ``unbiased`` (verl / TRL). seq_reward: ``global``
     R = w_g G (the paper's GRPO), ``token_mean`` R = w_g G + w_s mean_t S, ``token_sum``
     R = w_g G + w_s sum_t S (over valid tokens).
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     inputs = (global_rewards, local_rewards, mask, group_size)
     return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
@@ -111,6 +117,8 @@ def dr_grpo(
 
     seq_reward as in ``grpo``. ``eps`` is accepted for a uniform option set but unused (nothing is
     divided). The constant-normaliser loss aggregation is the trainer's.
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     inputs = (global_rewards, local_rewards, mask, group_size)
     return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=False)
@@ -138,6 +146,8 @@ def dapo(
     R_k += overlong_penalty * clip((L_max - L_cache - L_k) / L_cache, -1, 0), L_k = valid tokens
     of rollout k (0 up to L_max - L_cache, linear down to -overlong_penalty at L_max, flat after).
     Dynamic sampling and clip-higher are the trainer's.
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     overlong = None
     if max_completion_length is not None and overlong_buffer > 0:
@@ -164,6 +174,8 @@ def gspo(
     """GSPO: sequence advantages as ``grpo`` with seq_reward default ``token_mean``.
 
     The sequence-level importance ratio and its clipping are TRL's (``importance_sampling_level``).
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     inputs = (global_rewards, local_rewards, mask, group_size)
     return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
@@ -177,6 +189,12 @@ def min_form_credit(
     Shape [B, T] -> [B, T], float32, 0 on padding and for empty rows. As temperature -> 0 the
     softmax concentrates on the smallest p, so sum_t q_{k,t} -> min_t p_{k,t}.
     """
+    for option, value in (("w_s", w_s), ("temperature", temperature)):
+        OPTION_CHECKS[option](option, value, "min_form_credit")
+    if tuple(mask.shape) != tuple(local_rewards.shape):
+        raise ValueError(
+            f"mask shape {tuple(mask.shape)} differs from local_rewards shape {tuple(local_rewards.shape)}"
+        )
     m = (mask != 0) if mask.dtype != torch.bool else mask
     p = local_rewards.to(torch.float32) * w_s
     weights = torch.softmax(torch.where(m, p * (-1.0 / temperature), float("-inf")), dim=-1)
@@ -211,6 +229,8 @@ def pure(
     added at rollout k's last valid token; A_{k,t} = sum_{t' >= t} q'_{k,t'} (return to go).
     No std normalisation; ``whiten`` = (A - mean) / (std + eps) over all valid tokens of the
     batch (population std). ``eps`` is only used by ``whiten``.
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
     if batch.empty:
@@ -251,12 +271,14 @@ def ps_grpo(
     normalised rewards of the steps at or after t; with one step per token that sum grows with
     the remaining length, so our default ``reduce="mean"`` takes A_{k,t} = mean_{t' >= t} r~_{k,t'}
     over valid tokens (length-independent scale); ``reduce="sum"`` is the literal sum.
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
     if batch.empty:
         return batch.zeros()
     stats = pooled_token_stats(batch, w_g, w_s, weighting="uniform", std=std)
-    normalised = stats.dev.mul_((1.0 / (stats.sigma + eps)).view(-1, 1, 1)).reshape(batch.B, batch.T)
+    normalised = stats.dev.mul_((stats.sigma + eps).reciprocal_()).view(batch.B, batch.T)
     A = reverse_cumsum(normalised)
     if reduce == "mean":
         A = A / reverse_cumsum(batch.m).clamp(min=1.0)
@@ -287,10 +309,12 @@ def bot_grpo(
     (K_eff = non-empty rollouts) and get 0. zero_std, for groups with sigma <= 1e-8: ``zero`` and
     ``drop`` give A = 0 (with ``drop`` the trainer removes those groups, see ``zero_std_groups``),
     ``eps`` gives (r - mu) / eps.
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
     if batch.empty:
         return batch.zeros()
     stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std)
     inv = (stats.sigma + eps).reciprocal_().masked_fill_(stats.zero, 1.0 / eps if zero_std == "eps" else 0.0)
-    return stats.dev.mul_(inv.view(-1, 1, 1)).view(batch.B, batch.T)
+    return stats.dev.mul_(inv).view(batch.B, batch.T)

@@ -4,8 +4,8 @@ Shared by ``bot_grpo`` (weights 1/(K_eff L_k) or 1/N) and ``ps_grpo`` (plain 1/N
 for the trainer as ``zero_std_groups`` (which groups carry no signal) and ``group_token_stats``
 (mu and sigma per group, for logging).
 
-Numerics: token rewards are first shifted by the reward of one token of the group (column 0 of
-its first non-empty rollout, valid with right-padded masks). A group whose token rewards are all
+Numerics: token rewards are first shifted by the reward of one token of the group (the first
+valid token of its first non-empty rollout). A group whose token rewards are all
 equal then gives exactly zero deviations and sigma == 0, so the zero-std rule is exact instead
 of depending on how the rounding noise of a float32 mean (~1e-7 |r|, far above the 1e-8
 tolerance for |r| ~ 1) compares with the tolerance. The variance is two-pass (deviations from
@@ -31,13 +31,26 @@ ZERO_STD_TOL = 1e-8
 @dataclass
 class PooledStats:
     """dev: [n_groups, K, T] r - mu on valid tokens, 0 on padding (a fresh tensor, safe to modify);
-    sigma: [n_groups] pooled std; zero: [n_groups] bool, sigma <= ZERO_STD_TOL (true for a group
-    without any token); mu: [n_groups] pooled mean (0 for a group without any token)."""
+    sigma: [n_groups, 1, 1] pooled std; zero: [n_groups, 1, 1] bool, sigma <= ZERO_STD_TOL (true
+    for a group without any token); mu: [n_groups] pooled mean (0 for a group without tokens)."""
 
     dev: Tensor
     sigma: Tensor
     zero: Tensor
     mu: Tensor | None
+
+
+def _reference_local(batch: RewardBatch, nonempty: Tensor, ref_row: Tensor) -> Tensor:
+    """[n, 1, 1] S at the first valid token of rollout ``ref_row`` [n, 1, 1] of each group.
+
+    A group without tokens gets any finite value: its tokens are all masked out.
+    """
+    n, K = batch.n_groups, batch.K
+    if torch.equal(batch.m[:, 0], nonempty.view(-1)):  # all rollouts start at column 0 (right padding)
+        return batch.S[:, 0].view(n, K, 1).gather(1, ref_row)
+    rows = ref_row.view(n) + torch.arange(0, batch.B, K, device=ref_row.device)
+    col = batch.m[rows].argmax(-1)  # argmax returns the first maximum: the first valid column
+    return (batch.S[rows, col] * batch.m[rows, col]).view(n, 1, 1)
 
 
 def pooled_token_stats(
@@ -54,39 +67,38 @@ def pooled_token_stats(
     """
     n, K, T = batch.n_groups, batch.K, batch.T
     m = batch.m.view(n, K, T)
-    Lg = batch.L.view(n, K)
-    Gg = batch.G.view(n, K)
+    # per-rollout values are kept as [n, K, 1] and per-group ones as [n, 1, 1]: they broadcast
+    # against the [n, K, T] tokens without reshaping (every op counts at this size)
+    Lg = batch.L.view(n, K, 1)
+    Gg = batch.G.view(n, K, 1)
     nonempty = Lg.clamp(max=1.0)  # 1.0 for a non-empty rollout, 0.0 for an empty one (L_k is integral)
 
-    # reference token: column 0 of the group's first non-empty rollout (argmax returns the first
-    # maximum); its local part counts as 0 when that column is padding (left-padded masks: only
-    # the exactness for equal rewards is lost)
-    ref_row = nonempty.argmax(-1, keepdim=True)
+    ref_row = nonempty.argmax(1, keepdim=True)  # [n, 1, 1] first non-empty rollout (first maximum)
     G_ref = Gg.gather(1, ref_row)
-    ws_S_ref = torch.mul(batch.S[:, 0], batch.m[:, 0]).view(n, K).gather(1, ref_row).mul_(w_s)
+    ws_S_ref = _reference_local(batch, nonempty, ref_row).mul_(w_s)
     # d = r - r_ref = fl(w_s S) + (w_g (G - G_ref) - fl(w_s S_ref)): two separately rounded steps,
     # so a token equal to the reference gives exactly 0 (a fused multiply-add would leave 1 ulp)
     offset = torch.sub(Gg, G_ref).mul_(w_g).sub_(ws_S_ref)
     d = batch.S.view(n, K, T) * w_s
-    d.add_(offset.unsqueeze(-1)).mul_(m)
+    d.add_(offset).mul_(m)
 
     if weighting == "inverse_length":
-        token_weight = (Lg * nonempty.sum(-1, keepdim=True)).clamp_(min=1.0).reciprocal_()
+        token_weight = (Lg * nonempty.sum(1, keepdim=True)).clamp_(min=1.0).reciprocal_()
     else:
-        token_weight = Lg.sum(-1, keepdim=True).clamp_(min=1.0).reciprocal_()
+        token_weight = Lg.sum(1, keepdim=True).clamp_(min=1.0).reciprocal_()
     # an empty rollout's weight does not matter: its sums below are 0, and so is its L_k
 
-    neg_mu_shift = torch.mul(token_weight, d.sum(-1)).sum(-1, keepdim=True).neg_()  # [n, 1]
-    d.addcmul_(m, neg_mu_shift.unsqueeze(-1))
-    var = torch.linalg.vector_norm(d, dim=-1).square_().mul_(token_weight).sum(-1)
+    mu_shift = torch.mul(token_weight, d.sum(-1, keepdim=True)).sum(1, keepdim=True)  # [n, 1, 1]
+    d.addcmul_(m, mu_shift, value=-1.0)
+    var = torch.linalg.vector_norm(d, dim=-1, keepdim=True).square_().mul_(token_weight).sum(1, keepdim=True)
     if std == "unbiased":
-        denom = 1.0 - (token_weight.square() * Lg).sum(-1)
+        denom = 1.0 - (token_weight.square() * Lg).sum(1, keepdim=True)
         var = torch.where(denom > 0, var / denom.clamp(min=torch.finfo(torch.float32).tiny), 0.0)
     batch.require_finite(var)
     sigma = var.sqrt_()
     mu = None
     if need_mu:
-        mu = (G_ref * w_g + ws_S_ref - neg_mu_shift).squeeze(-1).mul_(nonempty.amax(-1))
+        mu = (G_ref * w_g + ws_S_ref + mu_shift).mul_(nonempty.amax(1, keepdim=True)).view(n)
     return PooledStats(dev=d, sigma=sigma, zero=sigma <= ZERO_STD_TOL, mu=mu)
 
 
@@ -115,7 +127,7 @@ def zero_std_groups(
     )
     if batch.empty:
         return torch.ones(batch.n_groups, dtype=torch.bool, device=batch.S.device)
-    return pooled_token_stats(batch, w_g, w_s, weighting="inverse_length", std="population").zero
+    return pooled_token_stats(batch, w_g, w_s, weighting="inverse_length", std="population").zero.view(-1)
 
 
 def group_token_stats(
@@ -136,4 +148,4 @@ def group_token_stats(
         zeros = torch.zeros(batch.n_groups, dtype=torch.float32, device=batch.S.device)
         return zeros, zeros.clone()
     stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std, need_mu=True)
-    return stats.mu, stats.sigma
+    return stats.mu, stats.sigma.view(-1)

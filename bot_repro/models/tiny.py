@@ -9,6 +9,8 @@ exactly as it loads a hub checkpoint.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import torch
@@ -111,8 +113,15 @@ def build_tiny(
     model = cls(config)
     model.generation_config.eos_token_id = tok.eos_token_id
     model.generation_config.pad_token_id = tok.pad_token_id
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out)
-    tok.save_pretrained(out)
-    marker.write_text(json.dumps(args))
+    # write aside, then rename: parallel jobs may build the same model at once
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    model.save_pretrained(tmp)
+    tok.save_pretrained(tmp)
+    (tmp / "tiny_build.json").write_text(json.dumps(args))
+    if out.exists() and not marker.exists():
+        shutil.rmtree(out, ignore_errors=True)  # a half-written folder of an older layout
+    try:
+        tmp.rename(out)
+    except OSError:  # another process won the race with an identical build
+        shutil.rmtree(tmp, ignore_errors=True)
     return out

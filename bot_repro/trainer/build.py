@@ -114,6 +114,8 @@ def grpo_args(sec: dict[str, Any], run_dir: Path, seed: int) -> GRPOConfig:
 def build_trainer(cfg: DictConfig, sec: dict[str, Any], run_dir: Path, start_time: float):
     """Return (trainer, metrics_callback, judge). Everything checkable is checked before loading weights."""
     seed = int(cfg.seed)
+    if sec["resources"].torch_threads:
+        torch.set_num_threads(sec["resources"].torch_threads)
     judge = build_judge(cfg, run_dir)
     model_dict = OmegaConf.to_container(cfg.model, resolve=True)
     task = TASKS[sec["task"].name](dict(sec["task"].params), model_dict)

@@ -74,6 +74,7 @@ class RunRecord:
             "hardware": hardware(),
             "seed": seed,
             "host": socket.gethostname(),
+            "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
             "command": " ".join(sys.argv),
             "start_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "end_time": None,

@@ -308,3 +308,15 @@ def test_numeric_masks_match_bool_masks(name, mask_dtype):
     G, S, mask = make_batch(*CASES["holes_K3"])
     expected = ADVANTAGES[name](G, S, mask, 3)
     torch.testing.assert_close(ADVANTAGES[name](G, S, mask.to(mask_dtype), 3), expected, rtol=0, atol=0)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_cuda_matches_cpu(name):
+    for case in ("right_K4", "left_K2", "holes_K3"):
+        G, S, mask = make_batch(*CASES[case])
+        K = CASES[case][2]
+        expected = ADVANTAGES[name](G, S, mask, K)
+        got = ADVANTAGES[name](G.cuda(), S.cuda(), mask.cuda(), K)
+        assert got.device.type == "cuda" and torch.all(got[~mask.cuda()] == 0)
+        torch.testing.assert_close(got.cpu(), expected, rtol=1e-4, atol=1e-4)

@@ -8,7 +8,9 @@ so RL starts from a weak but non-zero policy (SPEC's models also start far from 
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 from pathlib import Path
 
 import torch
@@ -70,13 +72,19 @@ def supervised_warm_start(model_dir, out_dir, train, test, p, seed: int) -> dict
         loss.backward()
         opt.step()
         step += 1
-        if step % p.warm_start_eval_every == 0:
+        if step % p.warm_start_eval_every == 0 or step == p.warm_start_max_steps:
             success = sampled_success(model, tok, test[:32])
-            history.append({"step": step, "loss": float(loss), "sampled_success": success})
+            history.append({"step": step, "loss": float(loss.detach()), "sampled_success": success})
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out)
-    tok.save_pretrained(out)
+    # write aside and rename: parallel sweep jobs may warm-start the same policy at once
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    tmp.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(tmp)
+    tok.save_pretrained(tmp)
     info = {"steps": step, "final_sampled_success": success, "history": history, "target": p.warm_start_target}
-    (out / "warm_start.json").write_text(json.dumps(info, indent=2))
+    (tmp / "warm_start.json").write_text(json.dumps(info, indent=2))
+    try:
+        tmp.rename(out)
+    except OSError:  # another process finished first; its policy is identical (same seed and data)
+        shutil.rmtree(tmp, ignore_errors=True)
     return info

@@ -1,0 +1,151 @@
+"""``reproduce`` (sweep -> post-training evaluation -> plot) and ``plot`` (replot from run folders).
+
+Folders: training runs go to ``<runs root>/<runs_slug>/<timestamp>/<job>/`` (a fresh timestamped
+sweep folder per reproduce, so earlier sweeps are never overwritten), figure 2's pairwise results to
+``<runs root>/fig2_win_rate/<timestamp>/``, and the figure with its summary to
+``<results root>/<slug>/``. Smoke mode (``debug=smoke``) defaults to ``runs/smoke`` and
+``runs/smoke/results`` so toy numbers never land next to real ones (``make clean-runs`` removes them).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+from omegaconf import DictConfig, OmegaConf
+
+from bot_repro.analysis import summarise, summary_markdown
+from bot_repro.analysis.summary import collect_meta
+from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.figures import sweep
+from bot_repro.figures.pairwise import PairwiseCfg, run_pairwise
+from bot_repro.figures.runs import load_figure_runs, run_table
+from bot_repro.figures.specs import FigureSpec
+from bot_repro.figures.sweep import FigureError
+from bot_repro.plots.figures import PlotCfg, draw_and_save, plot_config
+
+log = logging.getLogger("bot_repro.figures")
+
+
+@dataclass(frozen=True)
+class Roots:
+    runs: Path
+    results: Path
+
+    @classmethod
+    def default(cls, smoke: bool, runs: str | Path | None = None, results: str | Path | None = None) -> Roots:
+        run_root = Path(runs) if runs else Path("runs/smoke" if smoke else "runs")
+        result_root = Path(results) if results else (run_root / "results" if smoke else Path("results"))
+        return cls(run_root, result_root)
+
+
+def plot_settings(spec: FigureSpec, cfg: DictConfig) -> PlotCfg:
+    raw = OmegaConf.select(cfg, f"plot.{spec.slug}")
+    raw = OmegaConf.to_container(raw, resolve=True) if raw is not None else None
+    try:
+        return plot_config(raw, f"plot.{spec.slug} of conf/experiment/{spec.experiment}.yaml")
+    except ConfigError as exc:
+        raise FigureError(str(exc)) from exc
+
+
+def _check_resources(cfg: DictConfig, overrides: Sequence[str]) -> None:
+    """Refuse to train hub-size models on the CPU preset unless the user asked for it explicitly."""
+    on_cpu = OmegaConf.select(cfg, "resources.device") == "cpu"
+    explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in overrides)
+    if on_cpu and OmegaConf.select(cfg, "model.hub_id") and not explicit:
+        raise FigureError(
+            f"this sweep trains {cfg.model.hub_id} but resources=cpu: pick a GPU preset "
+            "(make ... RESOURCES=a100_80g or l40s_x2), run the CPU smoke test (ARGS=debug=smoke), "
+            "or pass resources=cpu explicitly to insist"
+        )
+
+
+def reproduce(spec: FigureSpec, overrides: Sequence[str], roots: Roots, in_process: bool = True,
+              retrain: bool = False) -> list[Path]:
+    """Train the figure's sweep (reusing complete runs for a figure that reads another's), run its
+    post-training evaluation, and plot. Returns the written figure files."""
+    base = sweep.compose_experiment(spec.experiment, overrides)
+    args = sweep.job_overrides(spec.experiment, overrides, base)
+    cfg = sweep.compose_experiment(spec.experiment, args)
+    plot_settings(spec, cfg)  # a broken plot block fails now, not after days of training
+    train_root = roots.runs / spec.runs_slug
+    missing = sweep.missing_jobs(cfg, args, train_root) if spec.runs_of and not retrain else None
+    if missing == []:
+        log.info("%s: every job of the sweep has a completed run under %s; reusing them", spec.slug, train_root)
+    else:
+        _check_resources(cfg, overrides)
+        jobs = sweep.expand_jobs(cfg, args)
+        sweep_dir = sweep.new_sweep_dir(train_root)
+        log.info("%s: %d job(s) -> %s", spec.slug, len(jobs), sweep_dir)
+        sweep.run_multirun(args, sweep_dir, in_process=in_process)
+    if spec.post == "pairwise":
+        pairwise(spec, cfg, train_root, roots)
+    return plot(spec, overrides, roots)
+
+
+def pairwise(spec: FigureSpec, cfg: DictConfig, train_root: Path, roots: Roots) -> list[Path]:
+    from bot_repro.judges import build_judge_client
+
+    raw = sweep.resolved(cfg, "sweep.pairwise")
+    try:
+        settings = build_options(PairwiseCfg, raw, "sweep.pairwise")
+    except ConfigError as exc:
+        raise FigureError(str(exc)) from exc
+    out_dir = sweep.new_sweep_dir(roots.runs / spec.slug)
+    judge = build_judge_client(sweep.resolved(cfg, "judge"), out_dir)
+    if judge is None:
+        raise FigureError(f"{spec.slug} needs the pairwise judge: pass judge=openai|anthropic|bedrock|hf_local "
+                          "(smoke mode uses judge=loopback)")
+    try:
+        judge.check_credentials()
+        written = run_pairwise(train_root, out_dir, settings, judge)
+    except ValueError as exc:
+        raise FigureError(f"{spec.slug}: {exc}") from exc
+    finally:
+        judge.close()
+    log.info("%s: %d pairwise result folder(s) under %s", spec.slug, len(written), out_dir)
+    return written
+
+
+def plot(spec: FigureSpec, overrides: Sequence[str], roots: Roots, run_roots: Sequence[Path] | None = None) -> list[Path]:
+    """Draw the figure from existing run folders (default ``<runs root>/<slug or runs_of>``); write
+    ``<results root>/<slug>/<slug>.png|.pdf``, ``summary.json``, ``summary.md`` and ``runs.csv``."""
+    cfg = sweep.compose_experiment(spec.experiment, overrides)
+    settings = plot_settings(spec, cfg)
+    source = [roots.runs / (spec.slug if spec.post else spec.runs_slug)] if not run_roots else list(run_roots)
+    try:
+        frame = load_figure_runs(source, settings.columns)
+    except FileNotFoundError as exc:
+        raise FigureError(f"{spec.slug}: {exc}; run `make reproduce-figure-{spec.number}` first") from exc
+    out_dir = roots.results / spec.slug
+    paths = draw_and_save(frame, settings, out_dir / spec.slug)
+    write_summary(spec, settings, frame, out_dir, " ".join(["python -m bot_repro.figures plot", spec.slug, *overrides]))
+    run_table(frame, settings.columns).to_csv(out_dir / "runs.csv", index=False)
+    log.info("%s: wrote %s", spec.slug, ", ".join(map(str, paths)))
+    return paths
+
+
+def write_summary(spec: FigureSpec, settings: PlotCfg, frame: pd.DataFrame, out_dir: Path, command: str) -> None:
+    """Per-metric summaries (final value, threshold crossings, speed-ups, drops with intervals)."""
+    meta = {**collect_meta(command), "figure": spec.slug, "claim": spec.claim}
+    threshold = None if settings.kind == "pairwise" else settings.threshold
+    summaries, markdown = [], []
+    for metric in settings.panel_metrics:
+        if not (frame["metric"] == metric).any():
+            continue
+        hue_values = set(map(str, frame[settings.hue].dropna().unique())) if settings.hue in frame else set()
+        baseline = settings.baseline if str(settings.baseline) in hue_values else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # one seed: empty intervals are expected
+            summary = summarise(frame, metric, threshold, group_by=settings.columns, baseline=baseline,
+                                on=settings.hue if baseline is not None else None)
+        summaries.append(summary)
+        markdown.append(summary_markdown(summary, meta))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "summary.json").write_text(json.dumps({"meta": meta, "summaries": summaries}, indent=2) + "\n")
+    (out_dir / "summary.md").write_text("\n".join(markdown) if markdown else f"# {spec.slug}\n\nNo metric data.\n")

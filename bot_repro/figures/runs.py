@@ -1,0 +1,77 @@
+"""Load the runs a figure plots: the analysis long table plus Hydra's group choices, one run per cell.
+
+``load_runs`` reads each run's composed config; a figure may also group by the *name* of the config
+a group was given (``choice.reward`` = ``react_vlm_2turn``, ``choice.arm``), which only Hydra's
+``.hydra/hydra.yaml`` records, so ``choice.<group>`` columns are added here. A figure's run folder
+may hold several sweeps (a rerun, more seeds later); when two runs fill the same cell (same group
+values and seed) the newer one is kept and the older one is reported, so a rerun never counts twice.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from bot_repro.analysis.load import DEFAULT_CONFIG_KEYS, load_runs
+
+CHOICE_PREFIX = "choice."
+RUN_KEYS = ("run.status", "run.start_time")
+
+
+def read_choices(run_dir: str | Path) -> dict[str, Any]:
+    """Hydra's ``runtime.choices`` (group -> chosen config name) of a run, {} when not recorded."""
+    path = Path(run_dir) / ".hydra" / "hydra.yaml"
+    if not path.is_file():
+        return {}
+    try:
+        doc = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError:
+        return {}
+    choices = ((doc.get("hydra") or {}).get("runtime") or {}).get("choices") or {}
+    return {str(k): v for k, v in choices.items() if not str(k).startswith("hydra/")}
+
+
+def load_figure_runs(roots: Path | Sequence[Path], columns: Sequence[str]) -> pd.DataFrame:
+    """Long table (``bot_repro.analysis.load.load_runs``) of the runs under ``roots`` with every
+    column in ``columns`` (config keys, ``run.*`` fields or ``choice.<group>``), deduplicated per
+    (columns, seed) cell."""
+    wanted = list(dict.fromkeys(columns))
+    keys = [c for c in wanted if not c.startswith(CHOICE_PREFIX)]
+    keys = list(dict.fromkeys([*DEFAULT_CONFIG_KEYS, *RUN_KEYS, *keys]))
+    frame = load_runs(roots, keys)
+    choice_cols = [c for c in wanted if c.startswith(CHOICE_PREFIX)]
+    if choice_cols:
+        choices = {d: read_choices(d) for d in frame["run_dir"].unique()}
+        for col in choice_cols:
+            group = col[len(CHOICE_PREFIX):]
+            frame[col] = frame["run_dir"].map(lambda d, g=group: choices[d].get(g))
+    return latest_per_cell(frame, wanted)
+
+
+def latest_per_cell(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Keep one run per (columns, seed) cell: the one that started last (then the last run id)."""
+    cell = [c for c in dict.fromkeys([*columns, "seed"]) if c in frame.columns]
+    runs = frame.drop_duplicates("run_id")[["run_id", *cell, "run.start_time"]].copy()
+    runs["_start"] = runs["run.start_time"].astype(str)
+    runs = runs.sort_values(["_start", "run_id"])
+    keep = runs.drop_duplicates([c for c in cell], keep="last") if cell else runs
+    dropped = sorted(set(runs["run_id"]) - set(keep["run_id"]))
+    if dropped:
+        warnings.warn(
+            f"{len(dropped)} older run(s) fill the same (config, seed) cell as a newer one and are left out: "
+            f"{', '.join(dropped[:5])}{' ...' if len(dropped) > 5 else ''}",
+            stacklevel=2,
+        )
+    return frame[frame["run_id"].isin(set(keep["run_id"]))].reset_index(drop=True)
+
+
+def run_table(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """One row per run (id, directory, status, the figure's columns, seed, last step) for provenance."""
+    cols = [c for c in dict.fromkeys(["run_id", "run_dir", *RUN_KEYS, *columns, "seed"]) if c in frame.columns]
+    last = frame.groupby("run_id")["step"].max().rename("last_step")
+    return frame.drop_duplicates("run_id")[cols].join(last, on="run_id").reset_index(drop=True)

@@ -1,0 +1,180 @@
+"""A figure's sweep: compose its experiment config, expand its jobs, run it as a Hydra multirun.
+
+The sweep itself (``hydra.sweeper.params``) and the smoke-mode overrides (``sweep.smoke_overrides``)
+live in the experiment config; this module only assembles the command line
+``bot_repro.train -m experiment=<slug> [smoke overrides] [user overrides] hydra.sweep.dir=...`` and
+runs it, in this process (the default: imports and the React check workers are paid once) or in a
+child process. Later overrides win, so a user's ``seed=0,1`` beats smoke mode's ``seed=0``. The
+launcher is whatever ``cluster=`` selects (basic, joblib, submitit Slurm): the multirun blocks until
+every job has finished either way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.core.override_parser.types import Override
+from hydra.errors import OverrideParseException
+from omegaconf import DictConfig, ListConfig, OmegaConf
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CONF_DIR = REPO_ROOT / "conf"
+
+
+class FigureError(RuntimeError):
+    """A figure cannot be reproduced or plotted; the message says why and what to do."""
+
+
+def parse_overrides(overrides: Sequence[str]) -> list[Override]:
+    try:
+        return OverridesParser.create().parse_overrides(list(overrides))
+    except OverrideParseException as exc:
+        raise FigureError(f"cannot parse Hydra override(s) {list(overrides)}: {exc}") from exc
+
+
+def _key(override: Override) -> str:
+    return override.get_key_element().lstrip("+~")
+
+
+def merge_overrides(*groups: Sequence[str]) -> list[str]:
+    """Concatenate override lists; for a key given twice only the last occurrence is kept."""
+    lines = [line for group in groups for line in group]
+    parsed = parse_overrides(lines)
+    last = {_key(o): i for i, o in enumerate(parsed)}
+    return [line for i, (line, o) in enumerate(zip(lines, parsed)) if last[_key(o)] == i]
+
+
+def is_smoke(overrides: Sequence[str]) -> bool:
+    """True when the overrides select ``debug=smoke``."""
+    return any(_key(o) == "debug" and not o.is_sweep_override() and o.value() == "smoke"
+               for o in parse_overrides(overrides))  # fmt: skip
+
+
+def compose_experiment(slug: str, overrides: Sequence[str] = ()) -> DictConfig:
+    """The composed config (with its ``hydra`` node) of experiment ``slug``; sweep overrides
+    (``a=1,2``) are left out since one config cannot hold several values."""
+    if not (CONF_DIR / "experiment" / f"{slug}.yaml").is_file():
+        raise FigureError(f"no experiment config conf/experiment/{slug}.yaml")
+    single = [o.input_line for o in parse_overrides(overrides) if not o.is_sweep_override()]
+    from hydra import compose, initialize_config_dir
+
+    GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose("train", overrides=merge_overrides([f"experiment={slug}"], single), return_hydra_config=True)
+
+
+def smoke_overrides(cfg: DictConfig) -> list[str]:
+    node = OmegaConf.select(cfg, "sweep.smoke_overrides")
+    if node is None:
+        raise FigureError("the experiment config has no sweep.smoke_overrides (see conf/sweep/figure.yaml)")
+    return [str(x) for x in node]
+
+
+def job_overrides(slug: str, overrides: Sequence[str], cfg: DictConfig) -> list[str]:
+    """The multirun's command-line overrides: experiment, smoke extras (in smoke mode), the user's."""
+    extra = smoke_overrides(cfg) if is_smoke(overrides) else []
+    return merge_overrides([f"experiment={slug}"], extra, overrides)
+
+
+def swept_keys(cfg: DictConfig, overrides: Sequence[str]) -> list[str]:
+    """Keys that vary between the sweep's jobs (sweeper params and sweep-valued overrides)."""
+    params = OmegaConf.select(cfg, "hydra.sweeper.params") or {}
+    keys = [str(k).lstrip("+~") for k in params]
+    keys += [_key(o) for o in parse_overrides(overrides) if o.is_sweep_override()]
+    return list(dict.fromkeys(keys))
+
+
+def expand_jobs(cfg: DictConfig, overrides: Sequence[str]) -> list[list[str]]:
+    """Every job's override list, expanded exactly as Hydra's basic sweeper does."""
+    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+
+    params = OmegaConf.select(cfg, "hydra.sweeper.params") or {}
+    lines = [f"{k}={v}" for k, v in params.items()] + list(overrides)
+    batches = BasicSweeper.split_arguments(parse_overrides(lines), None)
+    return [list(job) for job in batches[0]] if batches else [[]]
+
+
+def job_key(job: Sequence[str], keys: Sequence[str]) -> frozenset[str]:
+    """The part of a job's overrides that identifies it within the sweep."""
+    wanted = set(keys)
+    return frozenset(f"{_key(o)}={o.get_value_element_as_str()}" for o in parse_overrides(job) if _key(o) in wanted)
+
+
+def completed_jobs(root: Path, keys: Sequence[str]) -> set[frozenset[str]]:
+    """Job keys of the runs under ``root`` whose run.json says completed."""
+    done: set[frozenset[str]] = set()
+    if not root.exists():
+        return done
+    for overrides_file in root.rglob(".hydra/overrides.yaml"):
+        run_dir = overrides_file.parent.parent
+        try:
+            status = json.loads((run_dir / "run.json").read_text()).get("status")
+            job = yaml.safe_load(overrides_file.read_text()) or []
+        except (OSError, ValueError, yaml.YAMLError):
+            continue  # a run killed before writing its record is not complete
+        if status == "completed" and isinstance(job, list):
+            done.add(job_key([str(x) for x in job], keys))
+    return done
+
+
+def missing_jobs(cfg: DictConfig, overrides: Sequence[str], root: Path) -> list[list[str]]:
+    """Jobs of the sweep without a completed run under ``root``."""
+    keys = swept_keys(cfg, overrides)
+    done = completed_jobs(root, keys)
+    return [job for job in expand_jobs(cfg, overrides) if job_key(job, keys) not in done]
+
+
+def new_sweep_dir(root: Path) -> Path:
+    """A fresh, timestamped sweep folder under ``root`` (never reused: old sweeps stay readable)."""
+    stamp = dt.datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    path, n = root / stamp, 1
+    while path.exists():
+        path, n = root / f"{stamp}_{n}", n + 1
+    return path
+
+
+def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True) -> None:
+    """``bot_repro.train -m <args> hydra.sweep.dir=<sweep_dir>``; raises FigureError when it fails."""
+    argv = ["-m", *args, f"hydra.sweep.dir={sweep_dir}"]
+    if not in_process:
+        proc = subprocess.run([sys.executable, "-m", "bot_repro.train", *argv], cwd=REPO_ROOT)
+        if proc.returncode != 0:
+            raise FigureError(f"the sweep failed (exit {proc.returncode}); job logs are under {sweep_dir}")
+        return
+    import hydra
+
+    from bot_repro import train
+
+    # The same task function as `python -m bot_repro.train`, with the config folder given by absolute
+    # path (hydra.main resolves a relative one against the caller's module, which differs in-process).
+    task = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="train")(train.main.__wrapped__)
+    saved, root = sys.argv, logging.getLogger()
+    saved_logging = (root.level, root.handlers[:])  # Hydra reconfigures logging for each job
+    sys.argv = [str(Path(train.__file__)), *argv]
+    GlobalHydra.instance().clear()
+    try:
+        task()
+    except SystemExit as exc:  # hydra.main exits on a failed job or a config error
+        if exc.code not in (0, None):
+            raise FigureError(f"the sweep failed (exit {exc.code}); job logs are under {sweep_dir}") from exc
+    finally:
+        sys.argv = saved
+        root.setLevel(saved_logging[0])
+        root.handlers[:] = saved_logging[1]
+        GlobalHydra.instance().clear()
+
+
+def resolved(cfg: DictConfig, key: str) -> Any:
+    """A value of the composed config as plain Python (lists and dicts included)."""
+    node = OmegaConf.select(cfg, key)
+    return OmegaConf.to_container(node, resolve=True) if isinstance(node, DictConfig | ListConfig) else node

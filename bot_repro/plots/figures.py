@@ -1,0 +1,247 @@
+"""The paper's figures from a figure's long table and its ``plot.<slug>`` config block.
+
+Four kinds cover SPEC §6: ``curves`` (one metric vs step per group, optionally one panel per value of
+a column: figures 1, 3, 4, 6, 7, 9), ``metric_panels`` (one panel per metric: figures 5, 8),
+``pairwise`` (win and tie rate per baseline: figure 2) and ``curves_drop`` (curves plus a bar chart of
+the peak-to-final drop: figure 10). Curves are means over seeds with 95% bootstrap bands, computed by
+``bot_repro.analysis``; the paper's own numbers (SPEC §1, one seed) are overlaid where it states them:
+``points`` (step, value), ``final`` values or ``[low, high]`` ranges drawn at the last step, ``band``
+ranges stated without steps (shaded), and ``drop`` values on the bars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from bot_repro.analysis import aggregate_curves, group_ci, peak_to_final_drops
+from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.plots.curves import PAPER_MARKER, bar_with_ci, panel_grid, plot_curves, threshold_line
+from bot_repro.plots.style import colors_for, display_name, save
+
+KINDS = ("curves", "metric_panels", "pairwise", "curves_drop")
+MARKED_POINTS = 30  # curves with at most this many points get point markers
+PAPER_LABEL = "paper, 1 seed"
+
+
+@dataclass
+class PaperCfg:
+    """The paper's numbers for one panel (SPEC §1); group keys are values of the plot's ``hue``."""
+
+    claim: str = ""
+    points: dict[str, list[list[float]]] = field(default_factory=dict)  # group -> [[step, value], ...]
+    final: dict[str, Any] = field(default_factory=dict)  # group -> value or [low, high], at the last step
+    band: list[float] | None = None  # [low, high] stated over training without steps
+    drop: dict[str, float] = field(default_factory=dict)  # group -> peak-to-final drop (curves_drop)
+
+    def __post_init__(self) -> None:
+        self.points = {_text(k): v for k, v in self.points.items()}
+        self.final = {_text(k): v for k, v in self.final.items()}
+        self.drop = {_text(k): v for k, v in self.drop.items()}
+        if self.band is not None and len(self.band) != 2:
+            raise ValueError(f"paper band must be [low, high], got {self.band}")
+        for group, value in self.final.items():
+            if isinstance(value, list) and len(value) != 2:
+                raise ValueError(f"paper final value of {group!r} must be a number or [low, high], got {value}")
+
+
+@dataclass
+class PlotCfg:
+    """``plot.<slug>`` of an experiment config."""
+
+    kind: str
+    metric: str | None = None  # curves, pairwise, curves_drop
+    metrics: list[str] = field(default_factory=list)  # metric_panels: one panel each
+    tie_metric: str | None = None  # pairwise: drawn dotted under the win rate
+    hue: str = "algorithm.name"  # the column whose values are the lines
+    panels: str | None = None  # a column whose values are the panels (curves, pairwise)
+    panel_order: list[Any] | None = None
+    labels: dict[str, str] = field(default_factory=dict)  # value -> legend or panel title
+    threshold: float | None = None  # dashed line; also the crossing threshold of the summary
+    baseline: Any = None  # hue value the summary's speed-ups compare against
+    ylabel: str = ""
+    ylim: list[float] | None = None  # [low, high], e.g. [0, 1] for rates
+    title: str = ""
+    paper: dict[str, Any] = field(default_factory=dict)  # a PaperCfg, or panel -> PaperCfg with panels
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"kind={self.kind!r}; allowed: {', '.join(KINDS)}")
+        if self.kind == "metric_panels" and not self.metrics:
+            raise ValueError("kind metric_panels needs a non-empty `metrics` list")
+        if self.kind != "metric_panels" and not self.metric:
+            raise ValueError(f"kind {self.kind} needs `metric`")
+        if self.ylim is not None and len(self.ylim) != 2:
+            raise ValueError(f"ylim must be [low, high], got {self.ylim}")
+        self.labels = {_text(k): str(v) for k, v in self.labels.items()}  # YAML reads 0.5: ... as a float key
+
+    @property
+    def columns(self) -> list[str]:
+        """The table columns this plot groups by."""
+        return list(dict.fromkeys(c for c in (self.panels, self.hue) if c))
+
+    @property
+    def panel_metrics(self) -> list[str]:
+        return list(self.metrics) if self.kind == "metric_panels" else [str(self.metric)]
+
+    def label(self, value: Any) -> str:
+        return self.labels.get(_text(value), display_name(value))
+
+    def paper_for(self, panel: Any) -> PaperCfg:
+        """The paper numbers of a panel (``panel`` is None for single-panel figures)."""
+        per_panel = self.kind == "metric_panels" or self.panels is not None
+        by_text = {_text(k): v for k, v in self.paper.items()}
+        raw = by_text.get(_text(panel), {}) if per_panel else self.paper
+        return build_options(PaperCfg, raw, f"plot.paper{'.' + _text(panel) if per_panel else ''}")
+
+
+def plot_config(raw: Mapping[str, Any] | None, where: str) -> PlotCfg:
+    if not raw:
+        raise ConfigError(f"{where} is missing: the experiment config must say how to draw its figure")
+    return build_options(PlotCfg, dict(raw), where)
+
+
+def _text(value: Any) -> str:
+    """Config keys are strings; table values may be numbers (w_s 0.5, window 3)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _panel_values(frame: pd.DataFrame, cfg: PlotCfg) -> list[Any]:
+    if cfg.kind == "metric_panels":
+        return list(cfg.metrics)
+    if cfg.panels is None:
+        return [None]
+    present = [v for v in frame[cfg.panels].dropna().unique()] if cfg.panels in frame else []
+    if cfg.panel_order:
+        order = [v for v in cfg.panel_order]
+        return order + [v for v in present if _text(v) not in {_text(o) for o in order}]
+    return sorted(present, key=_text)
+
+
+def _panel_rows(frame: pd.DataFrame, cfg: PlotCfg, panel: Any) -> tuple[pd.DataFrame, str]:
+    if cfg.kind == "metric_panels":
+        return frame, str(panel)
+    if panel is None:
+        return frame, str(cfg.metric)
+    return frame[frame[cfg.panels].map(_text) == _text(panel)], str(cfg.metric)
+
+
+def _no_data(ax: Axes, metric: str) -> None:
+    ax.text(0.5, 0.5, f"no data for\n{metric}", ha="center", va="center", transform=ax.transAxes, color="0.4")
+
+
+def _curves(ax: Axes, rows: pd.DataFrame, metric: str, cfg: PlotCfg) -> None:
+    if rows.empty or not (rows["metric"] == metric).any():
+        _no_data(ax, metric)
+        return
+    agg = aggregate_curves(rows, metric, [cfg.hue])
+    # pairwise panels hold one baseline each (the panel title): the line is the win rate
+    label_fn = (lambda key: "win rate") if cfg.kind == "pairwise" else (lambda key: cfg.label(key[cfg.hue]))
+    for line in plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn):
+        if len(line.get_xdata()) <= MARKED_POINTS:  # evaluation points are sparse: show where they are
+            line.set_marker("o")
+            line.set_markersize(3)
+
+
+def _overlay_paper(ax: Axes, paper: PaperCfg, cfg: PlotCfg, colors: Mapping[Any, str], last_x: float) -> None:
+    by_text = {_text(v): c for v, c in colors.items()}
+    labelled = False
+
+    def label() -> str | None:
+        nonlocal labelled
+        first, labelled = not labelled, True
+        return PAPER_LABEL if first else None
+
+    for group, points in paper.points.items():
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        ax.scatter(pts[:, 0], pts[:, 1], color=by_text.get(_text(group), "black"), label=label(), **PAPER_MARKER)
+    for group, value in paper.final.items():
+        color = by_text.get(_text(group), "black")
+        if isinstance(value, list):
+            low, high = float(value[0]), float(value[1])
+            ax.errorbar([last_x], [(low + high) / 2], yerr=[[(high - low) / 2]], color=color, capsize=4,
+                        linewidth=1.2, zorder=5)
+            ax.scatter([last_x], [(low + high) / 2], color=color, label=label(), **PAPER_MARKER)
+        else:
+            ax.scatter([last_x], [float(value)], color=color, label=label(), **PAPER_MARKER)
+    if paper.band is not None:
+        ax.axhspan(float(paper.band[0]), float(paper.band[1]), color="0.5", alpha=0.15, linewidth=0,
+                   label=f"paper range, 1 seed ({paper.claim})" if paper.claim else "paper range, 1 seed")
+
+
+def _pairwise_ties(ax: Axes, rows: pd.DataFrame, cfg: PlotCfg) -> None:
+    if cfg.tie_metric and (rows["metric"] == cfg.tie_metric).any():
+        ties = aggregate_curves(rows, cfg.tie_metric, [cfg.hue])
+        for _, part in ties.groupby(cfg.hue):
+            part = part.sort_values("step")
+            ax.plot(part["step"], part["mean"], color="0.35", linestyle=":", marker=".", label="tie rate")
+
+
+def _drop_bars(ax: Axes, frame: pd.DataFrame, cfg: PlotCfg) -> None:
+    metric = str(cfg.metric)
+    if frame.empty or not (frame["metric"] == metric).any():
+        _no_data(ax, metric)
+        return
+    drops = group_ci(peak_to_final_drops(frame, metric, [cfg.hue]), "drop", [cfg.hue])
+    paper = cfg.paper_for(None).drop
+    present = {_text(v): v for v in drops[cfg.hue]}
+    bar_with_ci(ax, drops, x=cfg.hue, label_fn=cfg.label,
+                paper={present[k]: v for k, v in paper.items() if k in present} or None)
+    ax.set_ylabel("peak-to-final drop")
+    ax.tick_params(axis="x", labelrotation=20)
+
+
+def draw(frame: pd.DataFrame, cfg: PlotCfg) -> plt.Figure:
+    """The figure for ``frame`` (a figure's long table) drawn as ``cfg`` says."""
+    panels = _panel_values(frame, cfg)
+    extra = 1 if cfg.kind == "curves_drop" else 0
+    titles = [cfg.label(p) if p is not None else "" for p in panels] + ["peak-to-final drop"] * extra
+    fig, axes = panel_grid(len(panels) + extra, titles=titles if any(titles) else None,
+                           sharey=cfg.kind != "curves_drop")
+    hue_values = frame[cfg.hue].dropna().unique() if cfg.hue in frame else []
+    colors = colors_for(hue_values)
+    last_x = float(frame["step"].max()) if len(frame) else 1.0
+    for ax, panel in zip(axes, panels):
+        rows, metric = _panel_rows(frame, cfg, panel)
+        _curves(ax, rows, metric, cfg)
+        if cfg.kind == "pairwise":
+            _pairwise_ties(ax, rows, cfg)
+        if cfg.threshold is not None:
+            threshold_line(ax, cfg.threshold)
+        _overlay_paper(ax, cfg.paper_for(panel), cfg, colors, last_x)
+        if cfg.ylim is not None:
+            ax.set_ylim(*cfg.ylim)
+    axes[0].set_ylabel(cfg.ylabel or str(cfg.metric or ""))
+    if extra:
+        _drop_bars(axes[-1], frame, cfg)
+    handles: dict[str, Any] = {}
+    for ax in axes[: len(panels)]:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(text, handle)
+    if handles:
+        axes[len(panels) - 1].legend(list(handles.values()), list(handles), loc="best")
+    if cfg.title:
+        fig.suptitle(cfg.title)
+    return fig
+
+
+def draw_and_save(frame: pd.DataFrame, cfg: PlotCfg, path_without_suffix: str | Path) -> list[Path]:
+    """``draw`` then write PNG + PDF (``bot_repro.plots.style.save``); returns both paths."""
+    fig = draw(frame, cfg)
+    try:
+        return save(fig, path_without_suffix)
+    finally:
+        plt.close(fig)
+
+
+def metrics_needed(cfg: PlotCfg) -> Sequence[str]:
+    return [*cfg.panel_metrics, *([cfg.tie_metric] if cfg.tie_metric else [])]

@@ -1,0 +1,204 @@
+"""The React compile check: response -> extracted code -> Node checks -> Chromium render.
+
+Owns the definition of "compiles" (SPEC §4): the fenced code transpiles, bundles against the
+page's React/ReactDOM (and, by default, type-checks), and renders at 1280x800 without a page
+error, console error, empty root or timeout. The task's compile rate and the reward's
+compile/compiler signals both read a ``CheckOutcome``; ``shared_checker`` gives them one worker
+pool and one browser per process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot_repro.config_errors import build_options
+from bot_repro.tasks.react.extract import Extraction, extract_code
+from bot_repro.tasks.react.render import Renderer
+from bot_repro.tasks.react.workers import CheckPool
+
+TYPECHECK_MODES = ("fail", "penalise", "off")
+TRANSPILERS = ("babel", "esbuild")
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """``task.params.checks``: how samples are checked (also read by the reward via interpolation).
+
+    typecheck: "fail" (TypeScript errors fail the compile; default), "penalise" (they only give
+        line penalties) or "off". transpiler: "babel" (SPEC) or "esbuild" (faster).
+    workers/pages: Node processes and browser pages (default: cores and 2 x cores).
+    render: False skips Chromium (compile = static checks only; for machines without it).
+    """
+
+    workers: int | None = None
+    pages: int | None = None
+    batch_size: int = 16
+    check_timeout_s: float = 30.0
+    render_timeout_s: float = 10.0
+    settle_ms: int = 150
+    typecheck: str = "fail"
+    eslint: bool = True
+    transpiler: str = "babel"
+    render: bool = True
+
+    def __post_init__(self) -> None:
+        if self.typecheck not in TYPECHECK_MODES:
+            raise ValueError(f"typecheck={self.typecheck!r}; allowed: {', '.join(TYPECHECK_MODES)}")
+        if self.transpiler not in TRANSPILERS:
+            raise ValueError(f"transpiler={self.transpiler!r}; allowed: {', '.join(TRANSPILERS)}")
+        for name in ("workers", "pages"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ValueError(f"{name}={value!r}; must be >= 1 or null (auto)")
+        if self.batch_size < 1 or self.check_timeout_s <= 0 or self.render_timeout_s <= 0:
+            raise ValueError("batch_size, check_timeout_s and render_timeout_s must be positive")
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any] | None, where: str) -> CheckOptions:
+        return build_options(cls, values, where)
+
+
+@dataclass
+class CheckOutcome:
+    """Everything the reward, the evaluation and the gallery need about one response.
+
+    Diagnostic dicts: {"line" (0-indexed code line or None), "col", "severity" ("fatal" | "error"
+    | "warning"), "source" ("tsc" | "babel" | "esbuild" | "bundle" | "runtime" | "eslint"), "rule",
+    "message"}. ``compiler`` holds every non-ESLint diagnostic, runtime errors included.
+    """
+
+    extraction: Extraction | None
+    compiled: bool
+    stage: str | None  # the failing stage: extract, transpile, typecheck, bundle, render, timeout, worker
+    reason: str = ""
+    compiler: list[dict] = field(default_factory=list)
+    eslint: list[dict] = field(default_factory=list)
+    png: bytes | None = None
+    blocked: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def compiler_lines(self) -> set[int]:
+        n = self.n_code_lines
+        return {d["line"] for d in self.compiler if isinstance(d.get("line"), int) and 0 <= d["line"] < n}
+
+    @property
+    def primary_line(self) -> int | None:
+        """The code line a person should look at first: the earliest flagged compiler line."""
+        lines = self.compiler_lines()
+        return min(lines) if lines else None
+
+    @property
+    def n_code_lines(self) -> int:
+        return self.extraction.code.count("\n") + 1 if self.extraction else 0
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready view (no PNG bytes) for saved rollouts and ``RewardResult.info``."""
+        ex = self.extraction
+        return {
+            "compiled": self.compiled, "stage": self.stage, "reason": self.reason,
+            "code_start_line": ex.start_line if ex else None, "code_offset": ex.start if ex else None,
+            "compiler": self.compiler, "eslint": self.eslint, "blocked_requests": len(self.blocked),
+            "blocked_urls": self.blocked[:20], "timings": self.timings,
+        }
+
+
+class ReactChecker:
+    """Owns one CheckPool and one Renderer; ``check(responses)`` -> one CheckOutcome each."""
+
+    def __init__(self, options: CheckOptions | None = None):
+        self.options = options or CheckOptions()
+        cores = os.cpu_count() or 1
+        o = self.options
+        self.pool = CheckPool(n_workers=o.workers or cores, timeout_s=o.check_timeout_s, batch_size=o.batch_size,
+                              typecheck=o.typecheck, eslint=o.eslint, transpiler=o.transpiler)
+        self.renderer: Renderer | None = None
+        try:
+            if o.render:
+                assets = self.pool.vendor()
+                self.renderer = Renderer(assets["vendor_js"], assets["tailwind_js"], pages=o.pages or 2 * cores,
+                                         timeout_s=o.render_timeout_s, settle_ms=o.settle_ms)
+        except BaseException:
+            self.pool.close()
+            raise
+
+    def check(self, responses: list[str]) -> list[CheckOutcome]:
+        extractions = [extract_code(r if isinstance(r, str) else "") for r in responses]
+        todo = [i for i, ex in enumerate(extractions) if ex is not None and ex.code.strip()]
+        t0 = time.monotonic()
+        answers = self.pool.check([extractions[i].code for i in todo])
+        check_s = time.monotonic() - t0
+        outcomes: list[CheckOutcome] = []
+        by_index = dict(zip(todo, answers))
+        for i, ex in enumerate(extractions):
+            if i not in by_index:
+                why = "no fenced code block in the response" if ex is None else "the code block is empty"
+                outcomes.append(CheckOutcome(ex, False, "extract", why))
+                continue
+            a = by_index[i]
+            diags = a.get("diagnostics", [])
+            outcome = CheckOutcome(ex, bool(a.get("ok")), a.get("stage"), a.get("reason", ""),
+                                   compiler=diags, eslint=a.get("eslint", []),
+                                   timings=dict(a.get("timings", {})))
+            if not outcome.compiled and not outcome.reason:
+                first = next((d for d in diags if d.get("line") is not None), diags[0] if diags else None)
+                outcome.reason = (f"{outcome.stage}: line {first['line']}: {first['message']}"
+                                  if first and first.get("line") is not None else
+                                  f"{outcome.stage}: {first['message'] if first else 'failed'}")
+            outcome.timings["check_batch_s"] = check_s
+            outcomes.append(outcome)
+        self._render(outcomes, by_index)
+        return outcomes
+
+    def _render(self, outcomes: list[CheckOutcome], answers: dict[int, dict]) -> None:
+        if self.renderer is None:
+            return
+        idx = [i for i, o in enumerate(outcomes) if o.compiled]
+        if not idx:
+            return
+        results = self.renderer.render([answers[i]["bundle"] for i in idx], [answers[i].get("sourcemap") for i in idx])
+        for i, r in zip(idx, results):
+            o = outcomes[i]
+            o.blocked = r.blocked
+            o.timings["render_s"] = r.elapsed_s
+            if r.ok:
+                o.png = r.png
+                continue
+            o.compiled, o.stage, o.reason = False, "render", r.reason
+            for e in r.errors:
+                o.compiler.append({"line": e["line"], "col": 0, "severity": "error", "source": "runtime",
+                                   "rule": e["kind"], "message": e["message"]})
+
+    def close(self) -> None:
+        if self.renderer is not None:
+            self.renderer.close()
+        self.pool.close()
+
+    def __enter__(self) -> ReactChecker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_shared: dict[CheckOptions, ReactChecker] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_checker(options: CheckOptions) -> ReactChecker:
+    """One checker per distinct options in this process (task and reward share it); closed at exit."""
+    with _shared_lock:
+        if options not in _shared:
+            _shared[options] = ReactChecker(options)
+        return _shared[options]
+
+
+@atexit.register
+def close_shared() -> None:
+    with _shared_lock:
+        while _shared:
+            _shared.popitem()[1].close()

@@ -1,0 +1,264 @@
+"""A pool of persistent Node check workers (js/check_worker.mjs) speaking JSON lines.
+
+Owns process lifecycle: start (wait for the worker's ready line), per-sample timeouts, and
+replacement of a crashed or hung worker. A sample whose worker died or hung scores as a failure
+with the reason; the samples queued behind it in the same batch are re-run on the replacement.
+Samples are sent in batches because the worker type-checks a batch with one TypeScript program.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import json
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+JS_DIR = Path(__file__).resolve().parents[3] / "js"
+WORKER_SCRIPT = JS_DIR / "check_worker.mjs"
+INSTALL_HINT = "run scripts/install_react_deps.sh (npm ci in js/)"
+
+
+class WorkerStartError(RuntimeError):
+    """A check worker could not start (node or js/node_modules missing, or it crashed at start)."""
+
+
+def toolchain_missing() -> str | None:
+    """Why the Node toolchain cannot run here, or None when it can."""
+    if shutil.which("node") is None:
+        return "node is not on PATH"
+    if not (JS_DIR / "node_modules" / "typescript").is_dir():
+        return f"{JS_DIR / 'node_modules'} is missing; {INSTALL_HINT}"
+    return None
+
+
+def failed_result(stage: str, reason: str) -> dict[str, Any]:
+    """A worker answer for a sample that could not be checked."""
+    return {"ok": False, "stage": stage, "reason": reason, "diagnostics": [], "eslint": [], "bundle": None,
+            "sourcemap": None, "timings": {}}
+
+
+class _Worker:
+    """One Node process; a reader thread turns its stdout lines into queue items (None at EOF)."""
+
+    def __init__(self, startup_timeout_s: float):
+        self.startup_timeout_s = startup_timeout_s
+        self.proc: subprocess.Popen | None = None
+        self.lines: queue.Queue = queue.Queue()
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        self.next_id = 0
+        self.start()
+
+    def start(self) -> None:
+        self.lines = queue.Queue()
+        self.proc = subprocess.Popen(
+            ["node", str(WORKER_SCRIPT)], cwd=JS_DIR, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1,
+        )
+        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+        threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True).start()
+        try:
+            first = self.lines.get(timeout=self.startup_timeout_s)
+        except queue.Empty:
+            self.kill()
+            raise WorkerStartError(f"check worker sent no ready line in {self.startup_timeout_s}s") from None
+        if first is None or not first.get("ready"):
+            code = self.proc.wait(timeout=5) if first is None else None
+            self.kill()
+            raise WorkerStartError(f"check worker failed to start (exit {code}): {self.stderr()}")
+
+    @staticmethod
+    def _read(proc: subprocess.Popen, out: queue.Queue) -> None:
+        for line in proc.stdout:
+            try:
+                out.put(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # not a protocol line; the worker keeps stdout clean, so ignore it
+        out.put(None)
+
+    def _drain_stderr(self, proc: subprocess.Popen) -> None:
+        for line in proc.stderr:
+            self.stderr_tail.append(line.rstrip())
+
+    def stderr(self) -> str:
+        return " | ".join(list(self.stderr_tail)[-5:])
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def request(self, payload: dict[str, Any]) -> int:
+        self.next_id += 1
+        payload = {"id": self.next_id, **payload}
+        self.proc.stdin.write(json.dumps(payload) + "\n")
+        self.proc.stdin.flush()
+        return self.next_id
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+        if self.proc:
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
+    def close(self) -> None:
+        """Ask the worker to exit (EOF on stdin), then kill it if it lingers."""
+        if self.proc and self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+class CheckPool:
+    """Checks code samples on ``n_workers`` persistent Node processes (default: one per core).
+
+    ``check(codes)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with a
+    failed answer (``stage`` "timeout" or "worker", ``reason``) for a sample whose worker hung
+    past ``timeout_s`` or died.
+    """
+
+    def __init__(self, n_workers: int | None = None, timeout_s: float = 30.0, batch_size: int = 16,
+                 typecheck: str = "fail", eslint: bool = True, transpiler: str = "babel",
+                 startup_timeout_s: float = 120.0):
+        missing = toolchain_missing()
+        if missing:
+            raise WorkerStartError(f"cannot start React check workers: {missing}")
+        self.n_workers = n_workers or os.cpu_count() or 1
+        self.timeout_s = timeout_s
+        self.batch_size = batch_size
+        self.options = {"typecheck": typecheck, "eslint": eslint, "transpiler": transpiler}
+        self.startup_timeout_s = startup_timeout_s
+        self.restarts = 0
+        self._lock = threading.Lock()  # one check() at a time: each worker serves one request
+        self._workers: list[_Worker] = []
+        try:
+            with ThreadPoolExecutor(self.n_workers) as ex:
+                self._workers = list(ex.map(lambda _: _Worker(startup_timeout_s), range(self.n_workers)))
+        except BaseException:
+            self.close()
+            raise
+        self._finalizer = weakref.finalize(self, CheckPool._close_workers, self._workers)
+        atexit.register(self._finalizer)
+
+    @property
+    def pids(self) -> list[int]:
+        return [w.pid for w in self._workers if w.pid is not None]
+
+    def vendor(self) -> dict[str, str]:
+        """The page's vendor bundle (React, ReactDOM, mount helper) and Tailwind's browser build."""
+        with self._lock:
+            worker = self._workers[0]
+            rid = worker.request({"op": "vendor"})
+            answer = worker.lines.get(timeout=self.startup_timeout_s)
+            if answer is None or answer.get("id") != rid or "vendor_js" not in answer:
+                raise WorkerStartError(f"check worker could not build the page vendor bundle: {answer}")
+            return {"vendor_js": answer["vendor_js"], "tailwind_js": answer["tailwind_js"]}
+
+    def check(self, codes: list[str], delays_ms: list[int] | None = None) -> list[dict[str, Any]]:
+        if not codes:
+            return []
+        items = [{"code": c, **({"delay_ms": delays_ms[i]} if delays_ms and delays_ms[i] else {})}
+                 for i, c in enumerate(codes)]
+        results: list[dict[str, Any] | None] = [None] * len(codes)
+        # Spread small requests over every worker; cap batches so a hang re-runs few samples.
+        size = max(1, min(self.batch_size, -(-len(codes) // self.n_workers)))
+        todo: collections.deque[list[int]] = collections.deque(
+            list(range(s, min(s + size, len(codes)))) for s in range(0, len(codes), size))
+        todo_lock = threading.Lock()
+
+        def serve(worker: _Worker) -> None:
+            while True:
+                with todo_lock:
+                    if not todo:
+                        return
+                    chunk = todo.popleft()
+                leftover = self._run_chunk(worker, chunk, items, results)
+                if leftover:
+                    with todo_lock:
+                        todo.append(leftover)
+
+        with self._lock, ThreadPoolExecutor(self.n_workers) as ex:
+            list(ex.map(serve, self._workers))
+        return results  # type: ignore[return-value]
+
+    def _run_chunk(self, worker: _Worker, chunk: list[int], items: list[dict], results: list) -> list[int]:
+        """Run ``chunk`` on ``worker``; return the indices left unanswered after a failure."""
+        try:
+            if worker.proc.poll() is not None:
+                self._restart(worker)
+            rid = worker.request({"op": "check", **self.options, "items": [items[i] for i in chunk]})
+        except (OSError, WorkerStartError) as exc:
+            for idx in chunk:
+                results[idx] = failed_result("worker", f"no working check worker: {exc}")
+            return []
+        for pos, idx in enumerate(chunk):
+            answer = self._next_answer(worker, rid, time.monotonic())
+            if answer == "timeout":
+                results[idx] = failed_result("timeout", f"check timed out after {self.timeout_s:g}s; worker replaced")
+            elif answer is None:
+                code = worker.proc.poll()
+                results[idx] = failed_result("worker", f"check worker exited (code {code}) while checking this "
+                                                       f"sample; worker replaced. stderr: {worker.stderr()}")
+            elif "error" in answer:
+                results[idx] = failed_result("worker", str(answer["error"])[:2000])
+                continue
+            else:
+                results[idx] = answer
+                continue
+            # The worker is dead or stuck: replace it; the rest of the chunk runs again later.
+            try:
+                self._restart(worker)
+            except WorkerStartError as exc:
+                for rest in chunk[pos + 1:]:
+                    results[rest] = failed_result("worker", f"no working check worker: {exc}")
+                return []
+            return chunk[pos + 1:]
+        return []
+
+    def _next_answer(self, worker: _Worker, rid: int, started: float) -> dict | str | None:
+        while True:
+            left = self.timeout_s - (time.monotonic() - started)
+            try:
+                answer = worker.lines.get(timeout=max(left, 0.001))
+            except queue.Empty:
+                return "timeout"
+            if answer is None or answer.get("id") == rid:
+                return answer
+            # An answer to an older request (one that timed out) is stale: skip it.
+
+    def _restart(self, worker: _Worker) -> None:
+        worker.kill()
+        self.restarts += 1
+        worker.start()
+
+    @staticmethod
+    def _close_workers(workers: list[_Worker]) -> None:
+        for w in workers:
+            w.close()
+
+    def close(self) -> None:
+        finalizer = getattr(self, "_finalizer", None)
+        if finalizer is not None:
+            finalizer()
+            atexit.unregister(finalizer)
+        else:
+            self._close_workers(self._workers)
+
+    def __enter__(self) -> CheckPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

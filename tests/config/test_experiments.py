@@ -1,0 +1,144 @@
+"""Every figure experiment config composes, expands to the sweep of SPEC §6, and validates job by job,
+with and without debug=smoke; smoke mode really shrinks each job (tiny model, 2 steps, one seed)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from omegaconf import OmegaConf, open_dict
+
+from bot_repro.config import apply_smoke, validate
+from bot_repro.figures import FIGURES, ordered
+from bot_repro.figures import sweep as fsweep
+from bot_repro.figures.pipeline import plot_settings
+from bot_repro.figures.runs import CHOICE_PREFIX
+from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.tasks import TASKS
+from tests.conftest import REPO
+
+SLUGS = [spec.slug for spec in ordered()]
+# Jobs per figure with the default 3 seeds (SPEC §6): arms x seeds, counted by hand.
+JOBS = {"fig1_compile_rate": 15, "fig2_win_rate": 15, "fig3_model_families": 18, "fig4_reward_stack": 12,
+        "fig5_aime_passk": 6, "fig6_aime_families": 18, "fig7_step_strategy": 9, "fig8_local_weight": 9,
+        "fig9_step_window": 9, "fig10_vlm_line_reward": 12}  # fmt: skip
+# (algorithm, reward source, hue value) of each figure's arms, as SPEC §6 describes them.
+ARMS = {
+    "fig1_compile_rate": {(a, "react", a) for a in ("grpo", "gspo", "dapo", "pure", "bot_grpo")},
+    "fig4_reward_stack": {("grpo", "react", "react_grpo_global"), ("bot_grpo", "react", "react_bot"),
+                          ("bot_grpo", "react", "react_bot_vlm"), ("bot_grpo", "react", "react_bot_static")},
+    "fig5_aime_passk": {("grpo", "aime", "grpo"), ("bot_grpo", "aime", "bot_grpo")},
+    "fig7_step_strategy": {("bot_grpo", "aime", r) for r in ("aime_bot", "aime_bot_context_aware", "aime_bot_independent")},
+    "fig8_local_weight": {("bot_grpo", "aime", w) for w in (0.1, 0.5, 1.0)},
+    "fig9_step_window": {("bot_grpo", "aime", w) for w in (1, 3, 5)},
+    "fig10_vlm_line_reward": {("bot_grpo", "react", r) for r in
+                              ("react_vlm_global", "react_vlm_1turn_w1", "react_vlm_1turn_w02", "react_vlm_2turn")},
+}
+
+
+def _jobs(slug: str, user: list[str]) -> list[list[str]]:
+    base = fsweep.compose_experiment(slug, user)
+    args = fsweep.job_overrides(slug, user, base)
+    return fsweep.expand_jobs(base, args)
+
+
+def _compose_job(job: list[str]):
+    slug = next(o.split("=", 1)[1] for o in job if o.startswith("experiment="))
+    return fsweep.compose_experiment(slug, job)
+
+
+def _train_config(cfg):
+    """The job's training config: what bot_repro.train sees (no hydra node), smoke blocks merged."""
+    cfg = cfg.copy()
+    with open_dict(cfg):
+        del cfg["hydra"]
+    return apply_smoke(cfg)
+
+
+def _hue_value(cfg, column: str):
+    if column.startswith(CHOICE_PREFIX):
+        return cfg.hydra.runtime.choices[column[len(CHOICE_PREFIX):]]
+    return OmegaConf.select(cfg, column)
+
+
+def test_every_experiment_file_is_a_registered_figure_and_back():
+    files = sorted(p.stem for p in (REPO / "conf" / "experiment").glob("fig*.yaml"))
+    assert files == sorted(SLUGS)
+    assert [s.number for s in ordered()] == list(range(1, 11))
+    for spec in ordered():
+        assert (REPO / "experiments" / spec.slug / "README.md").is_file(), spec.slug
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_full_sweep_composes_and_validates(slug):
+    spec = FIGURES[slug]
+    jobs = _jobs(slug, [])
+    assert len(jobs) == JOBS[slug]
+    seeds = Counter(next(o for o in job if o.startswith("seed=")) for job in jobs)
+    assert sorted(seeds) == ["seed=0", "seed=1", "seed=2"] and len(set(seeds.values())) == 1
+    settings = None
+    arms = set()
+    for job in [j for j in jobs if "seed=0" in j]:  # seeds do not change the composition
+        cfg = _compose_job(job)
+        settings = settings or plot_settings(spec, cfg)
+        sections = validate(_train_config(cfg))
+        assert cfg.model.hub_id, "full runs train the paper's hub models"
+        assert cfg.judge.backend == "openai" and not cfg.smoke
+        assert cfg.experiment_name == spec.runs_slug
+        if spec.task == "aime":
+            assert cfg.trainer.learning_rate == pytest.approx(5e-7)  # SPEC §7
+        arms.add((sections["algorithm"].name, sections["reward"].source, _hue_value(cfg, settings.hue)))
+    if slug in ARMS:
+        assert arms == ARMS[slug]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_smoke_sweep_is_one_seed_of_tiny_models_and_builds_task_and_reward(slug, tmp_path):
+    full_jobs = _jobs(slug, [])
+    jobs = _jobs(slug, ["debug=smoke"])
+    assert len(jobs) * 3 == len(full_jobs)
+    for job in jobs:
+        cfg = _train_config(_compose_job(job))
+        sections = validate(cfg)
+        assert cfg.seed == 0 and cfg.smoke
+        assert cfg.model.hub_id is None and cfg.model.dtype == "float32"
+        assert cfg.judge.backend == "loopback"
+        assert cfg.resources.device == "cpu"
+        # an experiment must not undo the smoke shrink (debug/ is merged before experiment/)
+        assert cfg.trainer.max_steps == 2 and cfg.trainer.max_completion_length == 24
+        model = OmegaConf.to_container(cfg.model, resolve=True)
+        TASKS[sections["task"].name](dict(sections["task"].params), model)
+        reward = OmegaConf.to_container(cfg.reward, resolve=True)
+        reward.pop("smoke", None)
+        REWARD_SOURCES[cfg.reward.source](reward, {"judge": object(), "run_dir": tmp_path, "seed": 0})
+
+
+def test_model_sweeps_keep_each_family():
+    for slug in ("fig3_model_families", "fig6_aime_families"):
+        for smoke in ([], ["debug=smoke"]):
+            families = {(_compose_job(j).model.name, _compose_job(j).model.family)
+                        for j in _jobs(slug, smoke) if "seed=0" in j}
+            assert families == {("qwen2_5_3b", "qwen2"), ("smollm3_3b", "smollm3"),
+                                ("phi4_mini_reasoning", "phi3")}
+
+
+def test_user_overrides_beat_smoke_overrides():
+    jobs = _jobs("fig5_aime_passk", ["debug=smoke", "seed=3,4", "judge=none"])
+    assert sorted({o for j in jobs for o in j if o.startswith("seed=")}) == ["seed=3", "seed=4"]
+    assert all("judge=none" in j and "judge=loopback" not in j for j in jobs)
+
+
+def test_launchers_and_resources_compose():
+    for extra in (["cluster=joblib"], ["cluster=slurm", "resources=a100_80g"], ["resources=l40s_x2"]):
+        cfg = fsweep.compose_experiment("fig1_compile_rate", extra)
+        assert fsweep.expand_jobs(cfg, fsweep.job_overrides("fig1_compile_rate", extra, cfg))
+
+
+def test_figure2_reuses_figure1_runs():
+    fig1, fig2 = fsweep.compose_experiment("fig1_compile_rate"), fsweep.compose_experiment("fig2_win_rate")
+    keys = fsweep.swept_keys(fig1, [])
+    assert {fsweep.job_key(j, keys) for j in _jobs("fig1_compile_rate", [])} == {
+        fsweep.job_key(j, keys) for j in _jobs("fig2_win_rate", [])
+    }
+    assert fig2.experiment_name == "fig1_compile_rate" and FIGURES["fig2_win_rate"].runs_slug == "fig1_compile_rate"
+    assert set(fig2.sweep.pairwise.baselines) == {"grpo", "pure", "gspo", "dapo"}

@@ -1,0 +1,237 @@
+"""Golden values (SPEC §2, computed by hand) and defining properties of the advantage estimators."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from bot_repro.algorithms import ADVANTAGES
+from bot_repro.algorithms.core_algos import group_token_stats, min_form_credit, zero_std_groups
+
+NORMALISED = ["grpo", "dapo", "gspo", "ps_grpo", "bot_grpo"]
+
+
+def ragged(rows: list[list[float]], width: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """(values [B, T] zero-padded, mask [B, T] bool) from rows of different lengths."""
+    width = width or max(len(r) for r in rows)
+    values = torch.zeros(len(rows), width)
+    mask = torch.zeros(len(rows), width, dtype=torch.bool)
+    for k, row in enumerate(rows):
+        values[k, : len(row)] = torch.tensor(row)
+        mask[k, : len(row)] = True
+    return values, mask
+
+
+def valid_values(out: torch.Tensor, mask: torch.Tensor) -> list[list[float]]:
+    return [out[k][mask[k]].tolist() for k in range(out.shape[0])]
+
+
+def assert_rows(out, mask, expected, atol=1e-5):
+    got = valid_values(out, mask)
+    assert len(got) == len(expected)
+    for row, exp in zip(got, expected):
+        assert row == pytest.approx(exp, abs=atol)
+
+
+# -- SPEC golden vectors -----------------------------------------------------------------------
+
+GOLDEN_R = [[1.0, 0.5], [0.5, 0.0, -0.5], [1.0, 1.0, 1.0, 1.0]]
+
+
+def test_bot_golden_vector():
+    S, mask = ragged(GOLDEN_R)
+    G = torch.zeros(3)
+    out = ADVANTAGES["bot_grpo"](G, S, mask, 3)
+    assert_rows(out, mask, [[0.821993, -0.164399], [-0.164399, -1.150791, -2.137183], [0.821993] * 4])
+    mu, sigma = group_token_stats(G, S, mask, 3)
+    assert mu.tolist() == pytest.approx([0.583333], abs=1e-6)
+    assert sigma.tolist() == pytest.approx([0.506897], abs=1e-6)
+
+
+def test_bot_uniform_weighting_is_the_unweighted_pool_and_differs_from_golden():
+    S, mask = ragged(GOLDEN_R)
+    G = torch.zeros(3)
+    mu, sigma = group_token_stats(G, S, mask, 3, weighting="uniform")
+    assert (mu.item(), sigma.item()) == pytest.approx((0.611111, 0.515201), abs=1e-6)
+    uniform = ADVANTAGES["bot_grpo"](G, S, mask, 3, weighting="uniform")
+    expected = [[(v - 0.6111111) / (0.5152010 + 1e-6) for v in row] for row in GOLDEN_R]
+    assert_rows(uniform, mask, expected)
+    # dropping 1/L_k must be visible: the golden test above would fail on these values
+    assert (uniform - ADVANTAGES["bot_grpo"](G, S, mask, 3)).abs().max() > 0.05
+
+
+def test_bot_equals_grpo_population_when_rewards_are_global():
+    _, mask = ragged([[0.0] * 2, [0.0] * 3, [0.0] * 4])
+    G = torch.tensor([1.0, 0.0, 1.0])
+    local = torch.zeros(3, 4)
+    expected = [[0.707105] * 2, [-1.414211] * 3, [0.707105] * 4]
+    assert_rows(ADVANTAGES["bot_grpo"](G, local, mask, 3), mask, expected)
+    assert_rows(ADVANTAGES["grpo"](G, local, mask, 3), mask, expected)
+
+
+def test_grpo_by_hand():
+    G = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    local, mask = ragged([[0.0], [0.0] * 2, [0.0] * 3, [0.0] * 2])
+    assert_rows(
+        ADVANTAGES["grpo"](G, local, mask, 4),
+        mask,
+        [[-1.341640], [-0.447213] * 2, [0.447213] * 3, [1.341640] * 2],
+    )
+    unbiased = ADVANTAGES["grpo"](G, local, mask, 4, std="unbiased")
+    assert_rows(unbiased, mask, [[-1.161894], [-0.387298] * 2, [0.387298] * 3, [1.161894] * 2])
+
+
+def test_sequence_rewards_by_hand():
+    G = torch.tensor([1.0, 0.0])
+    S, mask = ragged([[0.5, -0.5], [1.0, 1.0, 1.0]])
+    # token_mean: R = [1 + 0, 0 + 1] are equal, so exactly 0 (not eps-amplified rounding)
+    assert torch.all(ADVANTAGES["grpo"](G, S, mask, 2, seq_reward="token_mean") == 0)
+    # token_sum: R = [1, 3]: population std 1
+    assert_rows(
+        ADVANTAGES["grpo"](G, S, mask, 2, seq_reward="token_sum"), mask, [[-0.999999] * 2, [0.999999] * 3]
+    )
+    assert_rows(ADVANTAGES["dr_grpo"](G, S, mask, 2, seq_reward="token_sum"), mask, [[-1.0] * 2, [1.0] * 3])
+    assert_rows(ADVANTAGES["dr_grpo"](G, S, mask, 2), mask, [[0.5] * 2, [-0.5] * 3])
+    # equal rewards whose float64 mean is off by 1 ulp (0.7 * 0.3, three times) still give exactly 0
+    equal = ADVANTAGES["grpo"](
+        torch.full((3,), 0.7), torch.zeros(3, 2), torch.ones(3, 2, dtype=torch.bool), 3, w_g=0.3
+    )
+    assert torch.all(equal == 0)
+
+
+def test_dapo_soft_overlong_punishment_by_hand():
+    # L_max 10, L_cache 4: no penalty up to 6 tokens, -0.5 at 8, -1 at 10 and beyond
+    _, mask = ragged([[0.0] * 5, [0.0] * 8, [0.0] * 10, [0.0] * 12])
+    G, local = torch.zeros(4), torch.zeros(4, 12)
+    out = ADVANTAGES["dapo"](G, local, mask, 4, max_completion_length=10, overlong_buffer=4)
+    assert_rows(out, mask, [[1.507553] * 5, [0.301511] * 8, [-0.904532] * 10, [-0.904532] * 12])
+    assert torch.all(ADVANTAGES["dapo"](G, local, mask, 4) == 0)  # no punishment unless configured
+
+
+def test_pure_by_hand():
+    # constant local rewards per row: uniform softmax, q = p / L
+    G = torch.tensor([0.0, 1.0])
+    S, mask = ragged([[-1.0, -1.0], [0.0, 0.0, 0.0]])
+    # q0 = [-.5, -.5], q1 = 0; baselines b0 = 0, b1 = -.5; G terms -1 / +1 at the last token
+    assert_rows(ADVANTAGES["pure"](G, S, mask, 2), mask, [[-2.0, -1.5], [2.5, 2.0, 1.5]])
+
+
+def test_ps_grpo_by_hand():
+    G = torch.zeros(2)
+    S, mask = ragged([[1.0, 0.0], [0.0, -1.0]])
+    n = 1.4142116  # 1 / (sqrt(0.5) + eps)
+    assert_rows(ADVANTAGES["ps_grpo"](G, S, mask, 2), mask, [[n / 2, 0.0], [-n / 2, -n]])
+    assert_rows(ADVANTAGES["ps_grpo"](G, S, mask, 2, reduce="sum"), mask, [[n, 0.0], [-n, -n]])
+
+
+# -- defining properties -----------------------------------------------------------------------
+
+
+def random_batch(seed, n_groups=3, K=4, T=12, empty=False):
+    gen = torch.Generator().manual_seed(seed)
+    B = n_groups * K
+    lengths = torch.randint(0 if empty else 1, T + 1, (B,), generator=gen)
+    mask = torch.arange(T).unsqueeze(0) < lengths.unsqueeze(1)
+    return torch.randn(B, generator=gen), torch.randn(B, T, generator=gen) * mask, mask
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bot_with_zero_local_rewards_is_grpo_population(seed):
+    G, _, mask = random_batch(seed)
+    local = torch.zeros_like(mask, dtype=torch.float32)
+    bot = ADVANTAGES["bot_grpo"](G, local, mask, 4, w_g=2.5)
+    torch.testing.assert_close(bot, ADVANTAGES["grpo"](G, local, mask, 4, w_g=2.5), rtol=1e-5, atol=1e-5)
+
+
+def repeat_rollout(S, mask, k):
+    """Rollout k's valid tokens written twice (the batch gets wider)."""
+    L = int(mask[k].sum())
+    wide = torch.zeros(S.shape[0], max(S.shape[1], 2 * L))
+    wide_mask = torch.zeros_like(wide, dtype=torch.bool)
+    wide[:, : S.shape[1]], wide_mask[:, : S.shape[1]] = S, mask
+    wide[k, :L], wide[k, L : 2 * L] = S[k, :L], S[k, :L]
+    wide_mask[k, : 2 * L] = True
+    return wide, wide_mask
+
+
+def test_bot_statistics_ignore_repeating_a_rollout_only_with_inverse_length():
+    G, S, mask = random_batch(7, n_groups=1, K=4, T=6)
+    wide, wide_mask = repeat_rollout(S, mask, k=2)
+    before, after = group_token_stats(G, S, mask, 4), group_token_stats(G, wide, wide_mask, 4)
+    torch.testing.assert_close(after, before)
+    out, out_wide = ADVANTAGES["bot_grpo"](G, S, mask, 4), ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4)
+    torch.testing.assert_close(out_wide[:, : S.shape[1]][mask], out[mask])
+    uniform_before = group_token_stats(G, S, mask, 4, weighting="uniform")
+    uniform_after = group_token_stats(G, wide, wide_mask, 4, weighting="uniform")
+    assert abs(uniform_after[0] - uniform_before[0]) > 1e-3
+
+
+@pytest.mark.parametrize("name", sorted(ADVANTAGES))
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float64])
+def test_output_is_float32_with_exact_zeros_on_padding(name, dtype):
+    G, S, mask = random_batch(3, empty=True)
+    out = ADVANTAGES[name](G.to(dtype), S.to(dtype), mask, 4)
+    assert out.dtype == torch.float32
+    assert torch.all(out[~mask] == 0) and torch.all(out[mask.sum(-1) == 0] == 0)
+    assert out[mask].abs().sum() > 0
+
+
+@pytest.mark.parametrize("name", NORMALISED + ["dr_grpo"])
+def test_invariant_to_a_constant_shift_of_all_rewards(name):
+    G, S, mask = random_batch(11)
+    shifted = ADVANTAGES[name](G + 5.0, S, mask, 4, w_g=1.0)
+    torch.testing.assert_close(shifted, ADVANTAGES[name](G, S, mask, 4, w_g=1.0), rtol=1e-4, atol=1e-4)
+
+
+def test_min_form_credit_tends_to_the_minimum_as_temperature_drops():
+    gen = torch.Generator().manual_seed(5)
+    p = torch.rand(6, 9, generator=gen) * 2 - 1
+    mask = torch.ones(6, 9, dtype=torch.bool)
+    mask[0, 5:] = False
+    minimum = torch.where(mask, p, float("inf")).amin(-1)
+    gaps = [
+        (min_form_credit(p, mask, temperature=t).sum(-1) - minimum).abs().max().item()
+        for t in (1.0, 0.1, 1e-3)
+    ]
+    assert gaps[0] > gaps[1] > gaps[2] and gaps[2] < 1e-3
+    assert torch.all(min_form_credit(p, mask)[~mask] == 0)
+
+
+def test_zero_std_groups_and_modes():
+    # group 0: r = 3 * 0.3 + 0.1 * 0.7 on every token (ragged); group 1: one token differs by 2e-9;
+    # group 2: no token at all; group 3: an ordinary group
+    G = torch.tensor([0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.2, 0.9])
+    S, mask = ragged([[0.7] * 3, [0.7] * 6, [0.0], [2e-9], [0.5], [0.5], [0.1, 0.4], [0.2]], width=6)
+    mask[4:6] = False
+    assert zero_std_groups(G, S, mask, 2, 3.0, 0.1).tolist() == [True, True, True, False]
+    eps_mode = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps")
+    assert torch.all(eps_mode[:2] == 0) and torch.all(eps_mode[4:6] == 0)
+    assert eps_mode[2:4, 0].tolist() == pytest.approx([-1e-3, 1e-3], rel=1e-3)  # (r - mu) / eps
+    zero = ADVANTAGES["bot_grpo"](G, S, mask, 2)
+    assert torch.all(zero[:6] == 0) and zero[6:].abs().sum() > 0
+    assert torch.equal(ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="drop"), zero)
+
+
+def test_equal_rewards_give_exact_zeros_at_realistic_scale():
+    # float32 means of 3.2 over thousands of tokens carry ~1e-7 rounding; the shift removes it
+    B, T = 8, 4096
+    G, local = torch.full((B,), 3.2), torch.full((B, T), -0.05)
+    mask = torch.arange(T).unsqueeze(0) < torch.randint(
+        1, T + 1, (B,), generator=torch.Generator().manual_seed(0)
+    ).unsqueeze(1)
+    for name in ADVANTAGES:
+        if name != "pure":  # PURE is not normalised: equal rewards still get the min-form credit
+            assert torch.all(ADVANTAGES[name](G, local, mask, 8, w_g=3.0, w_s=0.5) == 0), name
+    assert zero_std_groups(G, local, mask, 8, 3.0, 0.5).tolist() == [True]
+
+
+def test_empty_batches_return_zeros_of_the_right_shape():
+    for name, fn in ADVANTAGES.items():
+        assert fn(torch.zeros(4), torch.zeros(4, 0), torch.zeros(4, 0, dtype=torch.bool), 2).shape == (
+            4,
+            0,
+        ), name
+        assert fn(torch.zeros(0), torch.zeros(0, 5), torch.zeros(0, 5, dtype=torch.bool), 2).shape == (
+            0,
+            5,
+        ), name

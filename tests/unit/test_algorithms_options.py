@@ -1,0 +1,149 @@
+"""Option validation, input checking and the registry API of the advantage estimators."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from bot_repro.algorithms import ADVANTAGES
+from bot_repro.algorithms.core_algos import min_form_credit, zero_std_groups
+from bot_repro.algorithms.registry import compute_advantages, validate_options
+from bot_repro.config_errors import ConfigError
+
+ALL = ["bot_grpo", "dapo", "dr_grpo", "grpo", "gspo", "ps_grpo", "pure"]
+
+
+def batch(B=4, T=3):
+    mask = torch.ones(B, T, dtype=torch.bool)
+    mask[0, 1:] = False
+    return torch.arange(B, dtype=torch.float32), torch.linspace(-1, 1, B * T).view(B, T), mask
+
+
+def test_all_seven_estimators_are_registered_with_the_common_options():
+    assert sorted(ADVANTAGES) == ALL
+    for name in ALL:
+        defaults = ADVANTAGES[name].option_defaults
+        assert {"w_g": 1.0, "w_s": 1.0, "eps": 1e-6}.items() <= defaults.items(), name
+
+
+def test_documented_defaults():
+    defaults = {name: ADVANTAGES[name].option_defaults for name in ALL}
+    assert defaults["grpo"]["std"] == "population" and defaults["grpo"]["seq_reward"] == "global"
+    assert defaults["dapo"]["seq_reward"] == "token_mean" and defaults["gspo"]["seq_reward"] == "token_mean"
+    assert defaults["pure"]["temperature"] == 0.1 and defaults["pure"]["whiten"] is False
+    assert defaults["ps_grpo"]["reduce"] == "mean"
+    assert (defaults["bot_grpo"]["weighting"], defaults["bot_grpo"]["zero_std"]) == ("inverse_length", "zero")
+
+
+def test_unknown_option_names_it_and_lists_the_allowed_ones():
+    with pytest.raises(ConfigError) as err:
+        validate_options("bot_grpo", {"weighing": "uniform"})
+    message = str(err.value)
+    assert "'weighing'" in message and "bot_grpo" in message
+    for allowed in ("w_g", "w_s", "eps", "std", "weighting", "zero_std"):
+        assert allowed in message
+
+
+@pytest.mark.parametrize(
+    "name,options,fragments",
+    [
+        ("grpo", {"std": "foo"}, ["'foo'", "'std'", "'population'", "'unbiased'"]),
+        ("gspo", {"seq_reward": "mean"}, ["'mean'", "'global'", "'token_mean'", "'token_sum'"]),
+        ("bot_grpo", {"weighting": "length"}, ["'length'", "'inverse_length'", "'uniform'"]),
+        ("bot_grpo", {"zero_std": "skip"}, ["'skip'", "'zero'", "'eps'", "'drop'"]),
+        ("ps_grpo", {"reduce": "max"}, ["'max'", "'mean'", "'sum'"]),
+        ("pure", {"whiten": "yes"}, ["'yes'", "'whiten'", "true or false"]),
+        ("pure", {"temperature": 0.0}, ["0.0", "'temperature'", "> 0"]),
+        ("grpo", {"eps": -1e-6}, ["-1e-06", "'eps'"]),
+        ("grpo", {"w_g": True}, ["True", "'w_g'", "finite number"]),
+        ("dr_grpo", {"w_s": float("nan")}, ["nan", "'w_s'"]),
+        ("dapo", {"max_completion_length": 0}, ["0", "'max_completion_length'"]),
+        ("dapo", {"overlong_buffer": 2.5}, ["2.5", "'overlong_buffer'", "integer"]),
+        ("dapo", {"overlong_penalty": -1.0}, ["-1.0", "'overlong_penalty'"]),
+        ("dapo", {"overlong_buffer": 4}, ["'overlong_buffer'=4", "'max_completion_length'"]),
+        ("dapo", {"overlong_buffer": 9, "max_completion_length": 8}, ["9", "8", "0..8"]),
+    ],
+)
+def test_invalid_option_values_name_the_value_and_what_is_allowed(name, options, fragments):
+    with pytest.raises(ConfigError) as err:
+        validate_options(name, options)
+    for fragment in fragments:
+        assert fragment in str(err.value)
+    # direct calls validate too, before touching the tensors
+    with pytest.raises(ConfigError):
+        ADVANTAGES[name](*batch(), 2, **options)
+
+
+def test_unknown_estimator_is_a_config_error_listing_the_names():
+    with pytest.raises(ConfigError) as err:
+        validate_options("bot", {})
+    assert "'bot'" in str(err.value) and "bot_grpo" in str(err.value) and "ps_grpo" in str(err.value)
+    with pytest.raises(ConfigError):
+        compute_advantages("bot", *batch(), 2)
+
+
+def test_compute_advantages_validates_then_matches_the_direct_call():
+    G, S, mask = batch()
+    expected = ADVANTAGES["ps_grpo"](G, S, mask, 2, reduce="sum", w_s=0.5)
+    assert torch.equal(compute_advantages("ps_grpo", G, S, mask, 2, reduce="sum", w_s=0.5), expected)
+    with pytest.raises(ConfigError, match="'reduce'"):
+        compute_advantages("ps_grpo", G, S, mask, 2, reduce="median")
+
+
+def test_valid_integer_and_null_values_are_accepted():
+    validate_options("dapo", {"max_completion_length": None, "overlong_buffer": 0, "overlong_penalty": 0})
+    validate_options("grpo", {"w_g": 3, "w_s": 0})
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_group_layout_errors_name_B_and_K(name):
+    G, S, mask = batch(B=6)
+    with pytest.raises(ValueError, match=r"B=6.*K=4"):
+        ADVANTAGES[name](G, S, mask, 4)
+    with pytest.raises(ValueError, match=r"K=1.*K >= 2"):
+        ADVANTAGES[name](G, S, mask, 1)
+    with pytest.raises(TypeError, match="group_size"):
+        ADVANTAGES[name](G, S, mask, 2.0)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_shape_errors_name_the_shapes(name):
+    G, S, mask = batch()
+    with pytest.raises(ValueError, match=r"mask shape \(4, 2\)"):
+        ADVANTAGES[name](G, S, mask[:, :2], 2)
+    with pytest.raises(ValueError, match=r"global_rewards.*\(4,\).*\(3,\)"):
+        ADVANTAGES[name](G[:3], S, mask, 2)
+    with pytest.raises(ValueError, match=r"\[B, T\]"):
+        ADVANTAGES[name](G, S[0], mask[0], 2)
+    with pytest.raises(TypeError, match="local_rewards must be a torch.Tensor, got list"):
+        ADVANTAGES[name](G, S.tolist(), mask, 2)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_non_finite_rewards_fail_with_the_rows(name):
+    G, S, mask = batch()
+    bad_global = G.clone()
+    bad_global[2] = float("nan")
+    with pytest.raises(ValueError, match=r"global_rewards rows \[2\]"):
+        ADVANTAGES[name](bad_global, S, mask, 2)
+    bad_local = S.clone()
+    bad_local[3, 1] = float("inf")
+    if name in ("grpo", "dr_grpo"):  # the default sequence reward does not read local rewards
+        assert torch.isfinite(ADVANTAGES[name](G, bad_local, mask, 2)).all()
+    else:
+        with pytest.raises(ValueError, match=r"local_rewards rows \[3\]"):
+            ADVANTAGES[name](G, bad_local, mask, 2)
+
+
+def test_zero_std_groups_checks_its_inputs_too():
+    with pytest.raises(ConfigError, match="'w_s'"):
+        zero_std_groups(*batch(), 2, 1.0, float("inf"))
+    with pytest.raises(ValueError, match="B=4"):
+        zero_std_groups(*batch(), 3)
+
+
+def test_min_form_credit_checks_its_options():
+    with pytest.raises(ConfigError, match="'temperature'"):
+        min_form_credit(torch.zeros(2, 3), torch.ones(2, 3, dtype=torch.bool), temperature=-0.1)
+    with pytest.raises(ValueError, match=r"mask shape \(2, 2\)"):
+        min_form_credit(torch.zeros(2, 3), torch.ones(2, 2, dtype=torch.bool))
