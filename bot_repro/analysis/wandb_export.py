@@ -164,12 +164,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--set", dest="stamp", action="append", default=[], metavar="KEY=VALUE",
                         help="config value stamped on every exported run (repeatable)")
     args = parser.parse_args(argv)
-    try:
+    try:  # every input check comes before wandb.Api(), which reads credentials
+        if not args.runs and not args.project:
+            raise ValueError("name runs (entity/project/run_id) or --project entity/project")
+        stamp = _parse_stamp(args.stamp)
+        try:
+            filters = json.loads(args.filters)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--filters is not JSON ({exc}): {args.filters!r}") from exc
         import wandb
 
-        paths = export_runs(wandb.Api(), args.out, args.runs, args.project, json.loads(args.filters),
-                            _parse_stamp(args.stamp))
-    except (ValueError, json.JSONDecodeError) as exc:
+        paths = export_runs(wandb.Api(), args.out, args.runs, args.project, filters, stamp)
+    except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print("\n".join(map(str, paths)))

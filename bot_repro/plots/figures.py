@@ -194,8 +194,10 @@ def _drop_bars(ax: Axes, frame: pd.DataFrame, cfg: PlotCfg) -> None:
     drops = group_ci(peak_to_final_drops(frame, metric, [cfg.hue]), "drop", [cfg.hue])
     paper = cfg.paper_for(None).drop
     present = {_text(v): v for v in drops[cfg.hue]}
-    bar_with_ci(ax, drops, x=cfg.hue, label_fn=cfg.label,
-                paper={present[k]: v for k, v in paper.items() if k in present} or None)
+    paper_bars = {present[k]: v for k, v in paper.items() if k in present}
+    bar_with_ci(ax, drops, x=cfg.hue, label_fn=cfg.label, paper=paper_bars or None, paper_label=PAPER_LABEL)
+    if paper_bars:
+        ax.legend(loc="best")
     ax.set_ylabel("peak-to-final drop")
     ax.tick_params(axis="x", labelrotation=20)
 

@@ -51,6 +51,21 @@ def test_missing_jobs_counts_only_completed_runs_of_the_swept_keys(tmp_path):
     )
 
 
+def test_subprocess_multirun_runs_the_trainer_cli(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_run(cmd, cwd):
+        calls.append((cmd, cwd))
+        return type("P", (), {"returncode": 1 if "fail=1" in cmd else 0})()
+
+    monkeypatch.setattr(sweep.subprocess, "run", fake_run)
+    sweep.run_multirun(["experiment=fig5_aime_passk", "debug=smoke"], tmp_path / "s", in_process=False)
+    assert calls[0][0][1:] == ["-m", "bot_repro.train", "-m", "experiment=fig5_aime_passk", "debug=smoke",
+                               f"hydra.sweep.dir={tmp_path / 's'}"]
+    with pytest.raises(sweep.FigureError, match="the sweep failed"):
+        sweep.run_multirun(["fail=1"], tmp_path / "s", in_process=False)
+
+
 def test_new_sweep_dirs_never_collide(tmp_path):
     first = sweep.new_sweep_dir(tmp_path)
     first.mkdir()
