@@ -37,18 +37,22 @@ test-fast:
 lint:
 	$(VENV)/bin/ruff check bot_repro tests bench
 
+# Speed is measured here, never asserted in tests: each bench writes results/bench/<name>.json.
 bench:
 	mkdir -p results/bench
-	$(PY) -m bench.core
+	$(PY) -m bench.core results/bench/core.json
 	$(PY) -m bench.judges
-	$(PY) -m bench.react
 	$(PY) -m bench.aime
+	$(PY) -m bench.react
 
-demo:
+# The CPU study (README): demo = every algorithm x 3 seeds -> results/mini/; study = 3 sweeps x 5 seeds.
+demo: install-python
 	$(PY) -m bot_repro.study demo $(ARGS)
 
-study:
+study: install-python
 	$(PY) -m bot_repro.study study $(ARGS)
 
 clean-runs:
 	rm -rf runs/smoke
+
+include Makefile.figures

@@ -119,6 +119,26 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     return time.time() - start
 
 
+def archive_runs(sweep_dir: Path, out_dir: Path) -> int:
+    """Copy each run's record (config, metrics, run.json, first and last rollouts) next to the report,
+    so figures and notebooks can be rebuilt from committed files (checkpoints stay behind)."""
+    import shutil
+
+    n = 0
+    for metrics in sorted(sweep_dir.glob("*/metrics.jsonl")):
+        src, dst = metrics.parent, out_dir / metrics.parent.name
+        (dst / ".hydra").mkdir(parents=True, exist_ok=True)
+        for name in ("metrics.jsonl", "run.json", ".hydra/config.yaml", ".hydra/overrides.yaml"):
+            if (src / name).exists():
+                shutil.copy2(src / name, dst / name)
+        rollouts = sorted((src / "rollouts").glob("step_*.jsonl"))
+        for r in {*rollouts[:1], *rollouts[-1:]}:
+            (dst / "rollouts").mkdir(exist_ok=True)
+            shutil.copy2(r, dst / "rollouts" / r.name)
+        n += 1
+    return n
+
+
 def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
     """Run directories -> figure + summary.json + summary.md in ``out_dir``."""
     import matplotlib.pyplot as plt
@@ -146,6 +166,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
     meta = collect_meta(command, REPO)
     summary["meta"] = {**meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
     out_dir.mkdir(parents=True, exist_ok=True)
+    summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs") if sweep_dir != out_dir / "runs" else None
     (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
     (out_dir / "summary.md").write_text(md)

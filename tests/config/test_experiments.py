@@ -34,6 +34,8 @@ ARMS = {
     "fig10_vlm_line_reward": {("bot_grpo", "react", r) for r in
                               ("react_vlm_global", "react_vlm_1turn_w1", "react_vlm_1turn_w02", "react_vlm_2turn")},
 }
+FAMILY_SWEEPS = ("fig3_model_families", "fig6_aime_families")
+FAMILIES = {("qwen2_5_3b", "qwen2"), ("smollm3_3b", "smollm3"), ("phi4_mini_reasoning", "phi3")}
 
 
 def _jobs(slug: str, user: list[str]) -> list[list[str]]:
@@ -77,7 +79,7 @@ def test_full_sweep_composes_and_validates(slug):
     seeds = Counter(next(o for o in job if o.startswith("seed=")) for job in jobs)
     assert sorted(seeds) == ["seed=0", "seed=1", "seed=2"] and len(set(seeds.values())) == 1
     settings = None
-    arms = set()
+    arms, families = set(), set()
     for job in [j for j in jobs if "seed=0" in j]:  # seeds do not change the composition
         cfg = _compose_job(job)
         settings = settings or plot_settings(spec, cfg)
@@ -88,8 +90,11 @@ def test_full_sweep_composes_and_validates(slug):
         if spec.task == "aime":
             assert cfg.trainer.learning_rate == pytest.approx(5e-7)  # SPEC §7
         arms.add((sections["algorithm"].name, sections["reward"].source, _hue_value(cfg, settings.hue)))
+        families.add((cfg.model.name, cfg.model.family))
     if slug in ARMS:
         assert arms == ARMS[slug]
+    if slug in FAMILY_SWEEPS:
+        assert families == FAMILIES
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -97,6 +102,7 @@ def test_smoke_sweep_is_one_seed_of_tiny_models_and_builds_task_and_reward(slug,
     full_jobs = _jobs(slug, [])
     jobs = _jobs(slug, ["debug=smoke"])
     assert len(jobs) * 3 == len(full_jobs)
+    families = set()
     for job in jobs:
         cfg = _train_config(_compose_job(job))
         sections = validate(cfg)
@@ -111,15 +117,9 @@ def test_smoke_sweep_is_one_seed_of_tiny_models_and_builds_task_and_reward(slug,
         reward = OmegaConf.to_container(cfg.reward, resolve=True)
         reward.pop("smoke", None)
         REWARD_SOURCES[cfg.reward.source](reward, {"judge": object(), "run_dir": tmp_path, "seed": 0})
-
-
-def test_model_sweeps_keep_each_family():
-    for slug in ("fig3_model_families", "fig6_aime_families"):
-        for smoke in ([], ["debug=smoke"]):
-            families = {(_compose_job(j).model.name, _compose_job(j).model.family)
-                        for j in _jobs(slug, smoke) if "seed=0" in j}
-            assert families == {("qwen2_5_3b", "qwen2"), ("smollm3_3b", "smollm3"),
-                                ("phi4_mini_reasoning", "phi3")}
+        families.add((cfg.model.name, cfg.model.family))
+    if slug in FAMILY_SWEEPS:  # smoke keeps each family: a tiny model of the same architecture
+        assert families == FAMILIES
 
 
 def test_user_overrides_beat_smoke_overrides():

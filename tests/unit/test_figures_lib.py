@@ -12,7 +12,7 @@ import yaml
 from matplotlib.collections import PathCollection
 
 from bot_repro.analysis.synthetic import curve_records, run_config, run_info, write_run_dir
-from bot_repro.figures import sweep
+from bot_repro.figures import FIGURES, sweep
 from bot_repro.figures.pairwise import PairwiseCfg, pair_inputs, run_pairwise
 from bot_repro.figures.runs import load_figure_runs
 from bot_repro.judges.types import PairResult
@@ -233,3 +233,25 @@ def test_nan_free_summary_numbers_are_plain_json(tmp_path):
     assert groups["bot_grpo"]["to_threshold"]["step"]["mean"] == 2.0
     assert groups["grpo"]["to_threshold"]["step"]["mean"] is None
     assert "| bot_grpo | 2 |" in (tmp_path / "res" / "summary.md").read_text()
+
+
+def test_full_runs_refuse_the_cpu_preset_before_training(tmp_path, monkeypatch):
+    from bot_repro.figures import pipeline
+
+    monkeypatch.setattr(sweep, "run_multirun", lambda *a, **k: pytest.fail("must not start the sweep"))
+    roots = pipeline.Roots.default(False, tmp_path / "runs", tmp_path / "results")
+    with pytest.raises(sweep.FigureError, match="RESOURCES=a100_80g"):
+        pipeline.reproduce(FIGURES["fig5_aime_passk"], [], roots)
+    with pytest.raises(sweep.FigureError, match=r"unknown key\(s\) \['colour'\] in plot.fig5_aime_passk"):
+        pipeline.reproduce(FIGURES["fig5_aime_passk"], ["+plot.fig5_aime_passk.colour=red"], roots)
+
+
+def test_figures_resolve_by_number_or_slug():
+    from bot_repro.figures import resolve
+    from bot_repro.registry import UnknownNameError
+
+    assert resolve("10").slug == "fig10_vlm_line_reward" and resolve("fig2_win_rate").number == 2
+    with pytest.raises(UnknownNameError, match="valid: 1 \\(fig1_compile_rate\\)"):
+        resolve(11)
+    with pytest.raises(UnknownNameError, match="unknown figure 'fig2'"):
+        resolve("fig2")

@@ -3,7 +3,7 @@
 Documents are random tag prefixes (``<a><b></b><c>``) drawn from a seeded generator; the
 held-out metric is ``success_rate`` (the completion closes exactly what is open). A tiny random
 policy never succeeds, so ``warm_start`` fine-tunes it on correct completions until its sampled
-success rate first reaches ``warm_start_target`` (default 10%, inside the 5-40% band the CPU study
+success rate first reaches ``warm_start_target`` (default 30%, inside the 5-40% band the CPU study
 wants at step 0), and caches the result.
 """
 
@@ -33,7 +33,7 @@ class MiniParams:
     max_closed: int = 2  # already-closed elements mixed into the prefix
     seed: int = 1234  # data seed (independent of the run seed: all runs see the same prompts)
     warm_start: bool = True
-    warm_start_target: float = 0.10
+    warm_start_target: float = 0.30
     warm_start_max_steps: int = 800
     warm_start_lr: float = 1.0e-3
     warm_start_eval_every: int = 20
