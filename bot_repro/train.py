@@ -14,7 +14,7 @@ from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.config import apply_smoke, validate
 from bot_repro.config_errors import ConfigError
@@ -31,6 +31,10 @@ def run(cfg: DictConfig, run_dir: Path) -> Path:
     from bot_repro.trainer.run_dir import RunRecord, last_checkpoint, load_counters, save_counters, truncate_metrics
 
     run_dir.mkdir(parents=True, exist_ok=True)
+    saved = run_dir / ".hydra" / "config.yaml"
+    if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
+        saved.parent.mkdir(exist_ok=True)
+        OmegaConf.save(cfg, saved)
     metrics_path = run_dir / "metrics.jsonl"
     checkpoint = last_checkpoint(run_dir) if cfg.resume else None
     if not cfg.resume and metrics_path.exists() and metrics_path.stat().st_size > 0:
