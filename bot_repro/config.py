@@ -147,8 +147,8 @@ def _section(cfg: DictConfig, key: str) -> dict[str, Any]:
 
 def validate(cfg: DictConfig) -> dict[str, Any]:
     """Check the composed config; return typed sections. Raises ConfigError naming the problem."""
-    from bot_repro.algorithms.registry import validate_options
     from bot_repro.algorithms import ADVANTAGES
+    from bot_repro.algorithms.registry import validate_options
     from bot_repro.plugins import load_plugins
     from bot_repro.rewards import REWARD_SOURCES
     from bot_repro.tasks import TASKS

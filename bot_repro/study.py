@@ -164,6 +164,11 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         empty = next(h for h in hacking["groups"] if h["group"] == entry["group"])
         entry["final_empty_rate"] = empty["final"]
     meta = collect_meta(command, REPO)
+    # the code that ran is the runs' own record, not the checkout at analysis time
+    from bot_repro.analysis.load import find_run_dirs, read_run_info
+
+    shas = sorted({(read_run_info(d) or {}).get("git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
+    meta["git_sha"] = ", ".join(shas)
     summary["meta"] = {**meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
     out_dir.mkdir(parents=True, exist_ok=True)
     summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs") if sweep_dir != out_dir / "runs" else None

@@ -28,7 +28,13 @@ def run(cfg: DictConfig, run_dir: Path) -> Path:
     cfg = apply_smoke(cfg)
     sections = validate(cfg)  # before anything expensive
     from bot_repro.trainer.build import build_trainer
-    from bot_repro.trainer.run_dir import RunRecord, last_checkpoint, load_counters, save_counters, truncate_metrics
+    from bot_repro.trainer.run_dir import (
+        RunRecord,
+        last_checkpoint,
+        load_counters,
+        save_counters,
+        truncate_metrics,
+    )
 
     run_dir.mkdir(parents=True, exist_ok=True)
     saved = run_dir / ".hydra" / "config.yaml"

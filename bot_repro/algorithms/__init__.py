@@ -10,9 +10,8 @@ The token reward is ``w_g * global + w_s * local``. Computation is float32 whate
 dtype, and padded positions (mask == 0) are exactly 0 in the output.
 """
 
-from bot_repro.algorithms.registry import ADVANTAGES, register_advantage
-
 # importing the modules registers the estimators
 from bot_repro.algorithms import core_algos  # noqa: F401,E402
+from bot_repro.algorithms.registry import ADVANTAGES, register_advantage
 
 __all__ = ["ADVANTAGES", "register_advantage"]

@@ -11,7 +11,7 @@ ranges stated without steps (shaded), and ``drop`` values on the bars.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,7 +122,7 @@ def _panel_values(frame: pd.DataFrame, cfg: PlotCfg) -> list[Any]:
         return [None]
     present = [v for v in frame[cfg.panels].dropna().unique()] if cfg.panels in frame else []
     if cfg.panel_order:
-        order = [v for v in cfg.panel_order]
+        order = list(cfg.panel_order)
         return order + [v for v in present if _text(v) not in {_text(o) for o in order}]
     return sorted(present, key=_text)
 
@@ -152,7 +152,7 @@ def _curves(ax: Axes, rows: pd.DataFrame, metric: str, cfg: PlotCfg) -> None:
             line.set_markersize(3)
 
 
-def _overlay_paper(ax: Axes, paper: PaperCfg, cfg: PlotCfg, colors: Mapping[Any, str], last_x: float) -> None:
+def _overlay_paper(ax: Axes, paper: PaperCfg, colors: Mapping[Any, str], last_x: float) -> None:
     by_text = {_text(v): c for v, c in colors.items()}
     labelled = False
 
@@ -219,7 +219,7 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg) -> plt.Figure:
             _pairwise_ties(ax, rows, cfg)
         if cfg.threshold is not None:
             threshold_line(ax, cfg.threshold)
-        _overlay_paper(ax, cfg.paper_for(panel), cfg, colors, last_x)
+        _overlay_paper(ax, cfg.paper_for(panel), colors, last_x)
         if cfg.ylim is not None:
             ax.set_ylim(*cfg.ylim)
     axes[0].set_ylabel(cfg.ylabel or str(cfg.metric or ""))
@@ -243,7 +243,3 @@ def draw_and_save(frame: pd.DataFrame, cfg: PlotCfg, path_without_suffix: str | 
         return save(fig, path_without_suffix)
     finally:
         plt.close(fig)
-
-
-def metrics_needed(cfg: PlotCfg) -> Sequence[str]:
-    return [*cfg.panel_metrics, *([cfg.tie_metric] if cfg.tie_metric else [])]

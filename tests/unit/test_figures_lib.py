@@ -255,3 +255,27 @@ def test_figures_resolve_by_number_or_slug():
         resolve(11)
     with pytest.raises(UnknownNameError, match="unknown figure 'fig2'"):
         resolve("fig2")
+
+
+def test_pairwise_through_the_real_judge_client_on_loopback_http(tmp_path):
+    """Figure 2's path end to end: run folders -> React win_rate -> JudgeClient (HTTP, ABBA) -> results."""
+    from bot_repro.judges import build_judge_client
+    from tests.judge_server import http_cfg, running_server
+
+    def larger_image_wins(request):
+        sizes = [p["size"] for m in request["messages"] for p in m["content"] if p["type"] == "image"]
+        return "WINNER: " + ("A" if sizes[0] > sizes[1] else "B")
+
+    runs = tmp_path / "runs"
+    _react_run(runs, "bot_grpo", 0, [0, 2], [[5, 9], [50, 50]])
+    _react_run(runs, "dapo", 0, [0, 2], [[7, 7], [10, 10]])
+    with running_server(larger_image_wins) as server:
+        judge = build_judge_client(http_cfg(server, tmp_path), tmp_path)
+        try:
+            run_pairwise(runs, tmp_path / "pairs", PairwiseCfg(baselines=["dapo"]), judge)
+        finally:
+            judge.close()
+        assert len(server.requests) == 4 * 4  # two steps x two prompts x four ABBA calls
+    records = [json.loads(x) for x in (tmp_path / "pairs" / "bot_grpo_vs_dapo_s0" / "metrics.jsonl").read_text().splitlines()]
+    # step 0: prompt 0 loses (5 < 7), prompt 1 wins (9 > 7) -> 0.5, no ties; step 2: both win
+    assert [(r["step"], r["pairwise/win_rate"], r["pairwise/tie_rate"]) for r in records] == [(0, 0.5, 0.0), (2, 1.0, 0.0)]
