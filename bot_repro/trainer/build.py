@@ -146,7 +146,7 @@ def build_trainer(cfg: DictConfig, sec: dict[str, Any], run_dir: Path, start_tim
         **({"attn_implementation": m.attn_implementation} if m.attn_implementation else {}),
     )
     ref: dict[str, Any] = {}
-    metrics = MetricsJsonl(run_dir / "metrics.jsonl", ref, start_time)
+    metrics = MetricsJsonl(run_dir / "metrics.jsonl", ref, start_time, OmegaConf.to_container(cfg, resolve=True))
     token_reward = TokenRewardFunction(source, tok, sec["reward"].window, judge=judge)
     ds = sec["algorithm"].dynamic_sampling
     trainer = BoTGRPOTrainer(

@@ -36,6 +36,14 @@ RENAME = {
 OURS = ("reward_mean", "reward_std", "global_reward_mean", "local_reward_mean", "adv_mean", "adv_std", "adv_min", "adv_max")
 
 
+def _wandb_run():
+    """The active wandb run, if wandb is imported and initialised (never imports it)."""
+    import sys
+
+    wandb = sys.modules.get("wandb")
+    return getattr(wandb, "run", None) if wandb is not None else None
+
+
 def _clean(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None
@@ -43,11 +51,16 @@ def _clean(v: Any) -> Any:
 
 
 class MetricsJsonl(TrainerCallback):
-    """Appends one line per logged step; the eval callback drops its results into ``pending``."""
+    """Appends one line per logged step; the eval callback drops its results into ``pending``.
 
-    def __init__(self, path: Path, trainer_ref: dict, start_time: float | None = None):
+    When a wandb run is active, each record (eval keys included) and the composed Hydra config are
+    mirrored to it, so ``bot_repro.analysis.wandb_export`` rebuilds the same table from online runs.
+    """
+
+    def __init__(self, path: Path, trainer_ref: dict, start_time: float | None = None, config: dict | None = None):
         self.path = Path(path)
         self.trainer_ref = trainer_ref
+        self.config = config
         self.start = start_time or time.time()
         self.pending: dict[str, float] = {}
         self.eval_seconds = 0.0  # total time spent in held-out evaluation
@@ -56,10 +69,17 @@ class MetricsJsonl(TrainerCallback):
         self._last_tokens = 0
 
     def write(self, record: dict[str, Any]) -> None:
+        record = {k: _clean(v) for k, v in record.items()}
         with self.path.open("a") as f:
-            f.write(json.dumps({k: _clean(v) for k, v in record.items()}) + "\n")
+            f.write(json.dumps(record) + "\n")
+        run = _wandb_run()
+        if run is not None:
+            run.log({k: v for k, v in record.items() if v is not None})
 
     def on_train_begin(self, args, state, control, **kw):
+        run = _wandb_run()
+        if run is not None and self.config is not None:
+            run.config.update({"bot_repro": self.config}, allow_val_change=True)
         if state.global_step == 0:  # a resumed run keeps the clock restored by train.py
             self.start = time.time()
         self._last_time = time.time()
