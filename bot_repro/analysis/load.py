@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -126,6 +127,9 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+_RUNTIME_ONLY = re.compile(r"\$\{(now|hydra):")
+
+
 def read_config(run_dir: str | Path) -> dict[str, Any] | None:
     """The run's flattened Hydra config (dotted keys), or ``None`` when ``.hydra/config.yaml`` is absent.
 
@@ -144,6 +148,10 @@ def read_config(run_dir: str | Path) -> dict[str, Any] | None:
     raw = OmegaConf.to_container(cfg, resolve=False)
     flat: dict[str, Any] = {}
     for key, raw_value in _flatten(raw):
+        if isinstance(raw_value, str) and _RUNTIME_ONLY.search(raw_value):
+            # ${now:...} would resolve to the time of reading, not of the run, once Hydra is imported
+            flat[key] = raw_value
+            continue
         try:
             value = OmegaConf.select(cfg, key, throw_on_resolution_failure=True)
         except Exception:  # any resolver failure (e.g. Hydra-only resolvers) keeps the text as written

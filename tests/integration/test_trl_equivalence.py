@@ -61,6 +61,21 @@ def test_grpo_first_steps_equal_vanilla_trl(tiny_qwen2, tmp_path):
         assert b["grad_norm"] == pytest.approx(a["grad_norm"], rel=1e-4, abs=1e-6)
         assert b["completions/mean_length"] == a["completions/mean_length"]
     assert a_logs.logs[0]["grad_norm"] > 0  # a real update happened, so the comparison means something
-    for (na, pa), (nb, pb) in zip(vanilla.model.named_parameters(), ours.model.named_parameters()):
+    # Parameters: Adam divides by sqrt(v), so it turns float rounding in a zero gradient into full
+    # steps. The key-projection bias has an exactly zero gradient (softmax ignores a constant added
+    # to all of a query's logits), so it is compared only in aggregate; every other tensor closely.
+    start = AutoModelForCausalLM.from_pretrained(tiny_qwen2)
+    all_a, all_b = [], []
+    for (na, p0), (_, pa), (nb, pb) in zip(
+        start.named_parameters(), vanilla.model.named_parameters(), ours.model.named_parameters()
+    ):
         assert na == nb
-        torch.testing.assert_close(pa, pb, rtol=1e-4, atol=1e-6)
+        da, db = (pa - p0).detach().flatten(), (pb - p0).detach().flatten()
+        all_a.append(da)
+        all_b.append(db)
+        if "k_proj.bias" in na:
+            continue
+        assert da.norm() > 0, na
+        assert (da - db).norm() <= 2e-2 * da.norm(), na
+    da, db = torch.cat(all_a), torch.cat(all_b)
+    assert (da - db).norm() <= 1e-2 * da.norm()
