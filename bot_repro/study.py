@@ -150,6 +150,12 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
     from bot_repro.plots.style import apply_style, save
 
     cols, baseline = ANALYSES[experiment]
+    previous = out_dir / "summary.json"
+    first_command = None
+    if wall_s is None and previous.exists():  # re-analysing keeps the sweep's command and measured wall time
+        old = json.loads(previous.read_text()).get("meta", {})
+        wall_s = old.get("study_wall_seconds")
+        first_command = old.get("command", "").split(" (re-analysed")[0] or None
     keys = sorted({*cols, "algorithm.name", "seed", "reward.params.variant", "algorithm.options.weighting"})
     df = load_runs(sweep_dir, config_keys=keys)
     if df.empty:
@@ -163,11 +169,11 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         entry["train_wall_seconds_mean"] = float(wall[mask[mask].index].mean())
         empty = next(h for h in hacking["groups"] if h["group"] == entry["group"])
         entry["final_empty_rate"] = empty["final"]
-    meta = collect_meta(command, REPO)
+    meta = collect_meta(f"{first_command} (re-analysed: {command})" if first_command else command, REPO)
     # the code that ran is the runs' own record, not the checkout at analysis time
     from bot_repro.analysis.load import find_run_dirs, read_run_info
 
-    shas = sorted({(read_run_info(d) or {}).get("git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
+    shas = sorted({(read_run_info(d) or {}).get("run.git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
     meta["git_sha"] = ", ".join(shas)
     summary["meta"] = {**meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
     out_dir.mkdir(parents=True, exist_ok=True)
