@@ -25,6 +25,8 @@ Conventions where SPEC leaves room (ours):
 
 from __future__ import annotations
 
+import functools
+
 import torch
 from torch import Tensor
 
@@ -101,6 +103,30 @@ def grpo(
     return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
 
 
+def _variant(fn, name: str, doc: str, **defaults):
+    """``fn`` with other option defaults, as its own registered estimator (same body, same checks)."""
+    variant = functools.partial(fn, **defaults)
+    variant.__name__ = variant.__qualname__ = name
+    variant.__doc__ = doc
+    variant.__module__ = fn.__module__
+    return variant
+
+
+gspo = register_advantage("gspo")(
+    _variant(
+        grpo.__wrapped__,  # the unvalidated body; the registry wraps the variant with its own checks
+        "gspo",
+        """GSPO: sequence advantages as ``grpo`` with seq_reward default ``token_mean``.
+
+    The sequence-level importance ratio and its clipping are TRL's (``importance_sampling_level``).
+
+    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
+    """,
+        seq_reward="token_mean",
+    )
+)
+
+
 @register_advantage("dr_grpo")
 def dr_grpo(
     global_rewards: Tensor,
@@ -156,29 +182,6 @@ def dapo(
     return _sequence_advantages(
         inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps, overlong=overlong
     )
-
-
-@register_advantage("gspo")
-def gspo(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
-    *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
-    eps: float = 1e-6,
-    std: str = "population",
-    seq_reward: str = "token_mean",
-) -> Tensor:
-    """GSPO: sequence advantages as ``grpo`` with seq_reward default ``token_mean``.
-
-    The sequence-level importance ratio and its clipping are TRL's (``importance_sampling_level``).
-
-    Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
-    """
-    inputs = (global_rewards, local_rewards, mask, group_size)
-    return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
 
 
 def min_form_credit(

@@ -69,39 +69,33 @@ def resolve_model_path(sec: dict[str, Any], task, seed: int) -> str:
     return str(path)
 
 
+# trainer/ and resources/ fields that GRPOConfig takes under the same name and meaning
+TRAINER_TO_TRL = (
+    "max_steps", "learning_rate", "lr_scheduler_type", "warmup_steps", "weight_decay", "max_grad_norm",
+    "num_generations", "max_completion_length", "temperature", "top_p", "num_iterations", "beta",
+    "save_steps", "save_total_limit",
+)  # fmt: skip
+RESOURCES_TO_TRL = ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization")
+
+
 def grpo_args(sec: dict[str, Any], run_dir: Path, seed: int) -> GRPOConfig:
     tr, res, log = sec["trainer"], sec["resources"], sec["logger"]
     per_device, grad_acc = check_batch(tr, world_size=int(os.environ.get("WORLD_SIZE", 1)))
     cpu = res.device == "cpu"
-    kwargs: dict[str, Any] = dict(
+    kwargs: dict[str, Any] = {name: getattr(tr, name) for name in TRAINER_TO_TRL}
+    kwargs.update({name: getattr(res, name) for name in RESOURCES_TO_TRL})
+    kwargs.update(
         output_dir=str(run_dir / "checkpoints"),
         seed=seed,
-        max_steps=tr.max_steps,
-        learning_rate=tr.learning_rate,
-        lr_scheduler_type=tr.lr_scheduler_type,
-        warmup_steps=tr.warmup_steps,
-        weight_decay=tr.weight_decay,
-        max_grad_norm=tr.max_grad_norm,
         per_device_train_batch_size=per_device,
         gradient_accumulation_steps=grad_acc,
-        num_generations=tr.num_generations,
-        max_completion_length=tr.max_completion_length,
-        temperature=tr.temperature,
-        top_p=tr.top_p,
-        num_iterations=tr.num_iterations,
-        beta=tr.beta,
         logging_steps=1,
         save_strategy="steps",
-        save_steps=tr.save_steps,
-        save_total_limit=tr.save_total_limit,
         report_to=[] if log.wandb_mode == "disabled" else ["wandb"],
         disable_tqdm=not log.progress_bar,
         use_cpu=cpu,
         bf16=res.bf16 and not cpu,
         gradient_checkpointing=res.gradient_checkpointing and not cpu,
-        use_vllm=res.use_vllm,
-        vllm_mode=res.vllm_mode,
-        vllm_gpu_memory_utilization=res.vllm_gpu_memory_utilization,
         chat_template_kwargs=dict(sec["model"].chat_template_kwargs) or None,
         eval_strategy="no",
         dataloader_num_workers=0,

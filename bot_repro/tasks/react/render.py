@@ -11,13 +11,12 @@ Playwright runs on its own event loop in a background thread, so callers stay sy
 from __future__ import annotations
 
 import asyncio
-import atexit
 import threading
 import time
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot_repro.tasks.react.lifecycle import OwnsProcesses
 from bot_repro.tasks.react.sourcemap import SourceMap, line_from_stack
 
 CHROMIUM = "/usr/bin/chromium"
@@ -67,7 +66,7 @@ class _Slot:
         self.blocked: list[str] = []
 
 
-class Renderer:
+class Renderer(OwnsProcesses):
     """``render(scripts, sourcemaps)`` -> one RenderResult per script (None script: not rendered)."""
 
     def __init__(self, vendor_js: str, tailwind_js: str, pages: int = 2, timeout_s: float = 10.0,
@@ -85,13 +84,12 @@ class Renderer:
         self._thread = threading.Thread(target=self._loop.run_forever, name="react-renderer", daemon=True)
         self._thread.start()
         self._closed = False
+        self._cleanup_with(Renderer._shutdown, self._loop, self._thread, self.__dict__)
         try:
             self._call(self._start(), timeout=120)
         except BaseException:
             self.close()
             raise
-        self._finalizer = weakref.finalize(self, Renderer._shutdown, self._loop, self._thread, self.__dict__)
-        atexit.register(self._finalizer)
 
     # ------------------------------------------------------------------ sync facade
     def _call(self, coro, timeout: float):
@@ -101,20 +99,6 @@ class Renderer:
         maps = sourcemaps or [None] * len(scripts)
         budget = self.timeout_s * (len(scripts) / self.n_pages + 2) + 60
         return self._call(self._render_all(scripts, maps), timeout=budget)
-
-    def close(self) -> None:
-        finalizer = getattr(self, "_finalizer", None)
-        if finalizer is not None:
-            finalizer()
-            atexit.unregister(finalizer)
-        else:
-            Renderer._shutdown(self._loop, self._thread, self.__dict__)
-
-    def __enter__(self) -> Renderer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     @staticmethod
     def _shutdown(loop: asyncio.AbstractEventLoop, thread: threading.Thread, state: dict) -> None:

@@ -8,7 +8,6 @@ Samples are sent in batches because the worker type-checks a batch with one Type
 
 from __future__ import annotations
 
-import atexit
 import collections
 import json
 import os
@@ -17,10 +16,11 @@ import shutil
 import subprocess
 import threading
 import time
-import weakref
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from bot_repro.tasks.react.lifecycle import OwnsProcesses
 
 JS_DIR = Path(__file__).resolve().parents[3] / "js"
 WORKER_SCRIPT = JS_DIR / "check_worker.mjs"
@@ -122,7 +122,7 @@ class _Worker:
         self.kill()
 
 
-class CheckPool:
+class CheckPool(OwnsProcesses):
     """Checks code samples on ``n_workers`` persistent Node processes (default: one per core).
 
     ``check(codes)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with a
@@ -144,14 +144,13 @@ class CheckPool:
         self.restarts = 0
         self._lock = threading.Lock()  # one check() at a time: each worker serves one request
         self._workers: list[_Worker] = []
+        self._cleanup_with(CheckPool._close_workers, self._workers)
         try:
             with ThreadPoolExecutor(self.n_workers) as ex:
-                self._workers = list(ex.map(lambda _: _Worker(startup_timeout_s), range(self.n_workers)))
+                self._workers.extend(ex.map(lambda _: _Worker(startup_timeout_s), range(self.n_workers)))
         except BaseException:
             self.close()
             raise
-        self._finalizer = weakref.finalize(self, CheckPool._close_workers, self._workers)
-        atexit.register(self._finalizer)
 
     @property
     def pids(self) -> list[int]:
@@ -249,16 +248,3 @@ class CheckPool:
         for w in workers:
             w.close()
 
-    def close(self) -> None:
-        finalizer = getattr(self, "_finalizer", None)
-        if finalizer is not None:
-            finalizer()
-            atexit.unregister(finalizer)
-        else:
-            self._close_workers(self._workers)
-
-    def __enter__(self) -> CheckPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
