@@ -17,12 +17,15 @@ SHARED_AIME = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "
 
 
 def hanging_check(gold: int, pred: str, timeout_s: int) -> tuple[bool, str | None]:
-    """Injected checker: "hang" never returns, "crash" kills its worker, "v<N>" means N."""
+    """Injected checker: "hang" never returns, "crash" kills its worker, "v<N>" means N, "slow-v<N>" too."""
     if pred == "hang":
         while True:
             time.sleep(1)
     if pred == "crash":
         os._exit(3)
+    if pred.startswith("slow-"):  # still running when a neighbour crashes the pool
+        time.sleep(0.5)
+        pred = pred[len("slow-"):]
     return pred == f"v{gold}", None if pred == f"v{gold}" else "no"
 
 
@@ -111,6 +114,13 @@ def test_crashing_worker_is_retried_then_scored_wrong():
     with AnswerChecker(workers=2, timeout_s=20, check_fn=hanging_check) as c:
         results = c.check([1, 2, 3], ["v1", "crash", "v3"])
         assert [r.correct for r in results] == [True, False, True]
+        assert "crashed" in results[1].reason
+
+
+def test_jobs_sharing_a_pool_with_a_crash_are_not_blamed_for_it():
+    with AnswerChecker(workers=3, timeout_s=20, check_fn=hanging_check) as c:
+        results = c.check([1, 2, 3, 4], ["slow-v1", "crash", "slow-v3", "slow-v4"])
+        assert [r.correct for r in results] == [True, False, True, True], [r.reason for r in results]
         assert "crashed" in results[1].reason
 
 

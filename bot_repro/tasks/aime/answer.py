@@ -221,6 +221,10 @@ class AnswerChecker:
         while pending or inflight:
             pool = self._ensure_pool()
             while pending and len(inflight) < self.workers:
+                # A job retried after a crash runs alone: a second crash is then its own, and
+                # the jobs that merely shared the broken pool are not blamed for it.
+                if inflight and (pending[0][0] in attempts or any(j[0] in attempts for j, _ in inflight.values())):
+                    break
                 job = pending.popleft()
                 future = pool.submit(self.check_fn, job[1], job[2], inner_timeout)
                 inflight[future] = (job, time.monotonic() + self.timeout_s)
