@@ -1,11 +1,11 @@
 // Persistent check worker for bot_repro's React task.
 //
 // Owns the Node side of "does this single-file React + TypeScript app compile": TypeScript
-// diagnostics (syntax and types, from a language service over in-memory files), Babel (or
-// esbuild) transpilation, bundling against the page's local React/ReactDOM, and ESLint 9 with
-// React and hooks rules. It speaks JSON lines: stdin gets one request per line, stdout gets one
-// answer line per checked item (everything a library prints goes to stderr). The first stdout
-// line is {"ready": true, ...}, sent once every tool is loaded and warm.
+// diagnostics (syntax and types; typecheck.mjs), Babel (or esbuild) transpilation, bundling
+// against the page's local React/ReactDOM, and ESLint 9 with React and hooks rules (lint.mjs).
+// It speaks JSON lines: stdin gets one request per line, stdout gets one answer line per checked
+// item (everything a library prints goes to stderr). The first stdout line is
+// {"ready": true, ...}, sent once every tool is loaded and warm.
 //
 // Requests:
 //   {"id", "op": "check", "items": [{"code", "delay_ms"?}], "typecheck": "fail" | "penalise" | "off",
@@ -14,10 +14,10 @@
 //     -> one line per item, in order: {"id", "index", "ok", "stage", "diagnostics", "eslint",
 //        "bundle", "sourcemap", "timings"}
 //   {"id", "op": "vendor"} -> {"id", "vendor_js", "tailwind_js"}: the page's React and Tailwind
-// Items of one request share one TypeScript program: a fresh type checker costs tens of ms,
-// so checking a batch together is about 2.5x faster per item (each sample stays its own module;
-// only a `declare global` block in one sample could leak into the others). Line numbers in answers are
-// 0-indexed lines of the item's code.
+// Items of one request share one TypeScript snapshot (each sample stays its own module; only a
+// `declare global` block in one sample could leak into the others); each item is type-checked
+// when its turn comes, so a sample that hangs the checker is the one that times out.
+// Line numbers in answers are 0-indexed lines of the item's code.
 // `node check_worker.mjs --once` answers a single request and exits (the one-process-per-sample
 // baseline of the benchmark).
 
@@ -26,6 +26,8 @@ import path from "node:path";
 import readline from "node:readline";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { BatchTypeChecker, TS_NATIVE_VERSION } from "./typecheck.mjs";
+import { ESLINT_VERSION, makeLinter } from "./lint.mjs";
 
 // Libraries sometimes log; stdout is reserved for protocol lines.
 console.log = console.error;
@@ -34,89 +36,45 @@ console.warn = console.error;
 
 const JS_DIR = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const ts = require("typescript");
+const ts = require("typescript"); // 5.9: the AST for the bundle checks and line numbers
 const babel = require("@babel/core");
 const presetTs = require("@babel/preset-typescript");
 const presetReact = require("@babel/preset-react");
+const commonjs = require("@babel/plugin-transform-modules-commonjs");
 const esbuild = require("esbuild");
-const { ESLint } = require("eslint");
-const eslintJs = require("@eslint/js");
-const tsParser = require("@typescript-eslint/parser");
-const tsPlugin = require("@typescript-eslint/eslint-plugin");
-const reactPlugin = require("eslint-plugin-react");
-const hooksPlugin = require("eslint-plugin-react-hooks");
-const globals = require("globals");
 
 // Samples live at virtual paths inside js/ so module resolution finds js/node_modules/@types.
 const VIRTUAL_DIR = path.join(JS_DIR, "__virtual__");
 // Modules the page provides (window.__botDeps, filled by the vendor bundle); nothing else loads.
 const PAGE_MODULES = new Set(["react", "react-dom", "react-dom/client", "react/jsx-runtime", "react/jsx-dev-runtime"]);
 
-// ---------------------------------------------------------------- TypeScript
-const compilerOptions = {
-  jsx: ts.JsxEmit.ReactJSX,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  // Every sample is its own module, so samples of one batch never share top-level names.
-  moduleDetection: ts.ModuleDetectionKind.Force,
-  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-  // Lenient on style (implicit any, nulls): only real type errors count against a sample.
-  strict: false,
-  skipLibCheck: true,
-  noEmit: true,
-  isolatedModules: true,
-  esModuleInterop: true,
-  allowSyntheticDefaultImports: true,
-  types: [],
-};
-let batchFiles = new Map(); // virtual path -> code of the current batch
-let batchVersion = 0;
-const libSnapshots = new Map();
-const tsHost = {
-  getCompilationSettings: () => compilerOptions,
-  getScriptFileNames: () => [...batchFiles.keys()],
-  getScriptVersion: (f) => (batchFiles.has(f) ? String(batchVersion) : "0"),
-  getScriptSnapshot: (f) => {
-    if (batchFiles.has(f)) return ts.ScriptSnapshot.fromString(batchFiles.get(f));
-    if (!libSnapshots.has(f)) {
-      const text = ts.sys.readFile(f);
-      libSnapshots.set(f, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
-    }
-    return libSnapshots.get(f);
-  },
-  getCurrentDirectory: () => JS_DIR,
-  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: (f) => batchFiles.has(f) || ts.sys.fileExists(f),
-  readFile: (f, enc) => (batchFiles.has(f) ? batchFiles.get(f) : ts.sys.readFile(f, enc)),
-  readDirectory: ts.sys.readDirectory,
-  directoryExists: ts.sys.directoryExists,
-  getDirectories: ts.sys.getDirectories,
-};
-const languageService = ts.createLanguageService(tsHost, ts.createDocumentRegistry());
-
-function setBatch(codes) {
-  batchFiles = new Map(codes.map((code, i) => [path.join(VIRTUAL_DIR, `sample${i}.tsx`), code]));
-  batchVersion += 1;
-  return [...batchFiles.keys()];
-}
+const typeChecker = new BatchTypeChecker(VIRTUAL_DIR);
+const lint = makeLinter(VIRTUAL_DIR);
 
 function diag(line, col, source, rule, message, severity = "error") {
   return { line, col, severity, source, rule, message };
 }
 
-function tsDiagnostics(file, withTypes) {
-  const syntactic = languageService.getSyntacticDiagnostics(file);
-  // Type-checking broken syntax only adds cascades; the syntax errors already locate the fault.
-  const semantic = withTypes && syntactic.length === 0 ? languageService.getSemanticDiagnostics(file) : [];
-  const sourceFile = languageService.getProgram().getSourceFile(file);
-  const out = [];
-  for (const d of [...syntactic, ...semantic]) {
-    if (d.category !== ts.DiagnosticCategory.Error) continue;
-    const pos = sourceFile.getLineAndCharacterOfPosition(d.start ?? 0);
-    out.push(diag(pos.line, pos.character, "tsc", `TS${d.code}`, ts.flattenDiagnosticMessageText(d.messageText, "\n")));
+// The TypeScript server is a child process; when it fails, this worker cannot check anything
+// more, so it exits without answering: the pool scores the sample in hand as a worker failure
+// (with this stderr line) and re-runs the rest on a fresh worker.
+function withTypeChecker(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    process.stderr.write(`TypeScript server failed: ${err && err.message ? err.message : String(err)}\n`);
+    process.exit(1);
   }
-  return { diagnostics: out, sourceFile, syntaxOk: syntactic.length === 0 };
+}
+
+function tsDiagnostics(slot, code, withTypes) {
+  const { errors, syntaxOk } = withTypeChecker(() => typeChecker.diagnostics(slot, withTypes));
+  const sourceFile = ts.createSourceFile("App.tsx", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TSX);
+  const diagnostics = errors.map((e) => {
+    const pos = sourceFile.getLineAndCharacterOfPosition(Math.min(e.start ?? 0, code.length));
+    return diag(pos.line, pos.character, "tsc", `TS${e.code}`, e.message);
+  });
+  return { diagnostics, sourceFile, syntaxOk };
 }
 
 // Imports the page cannot satisfy, found statically (the page has React and ReactDOM only).
@@ -178,41 +136,55 @@ function missingDefaultExport(sourceFile) {
 }
 
 // ---------------------------------------------------------------- transpile + bundle
-function babelTranspile(code) {
-  try {
-    const out = babel.transformSync(code, {
-      filename: "App.tsx",
-      babelrc: false,
-      configFile: false,
-      sourceType: "module",
-      // Output lines equal input lines, so bundle positions map back to the sample's lines.
-      retainLines: true,
-      presets: [
-        [presetTs, { isTSX: true, allExtensions: true }],
-        [presetReact, { runtime: "automatic" }],
-      ],
-    });
-    return { code: out.code, diagnostics: [] };
-  } catch (err) {
-    const loc = err.loc || { line: 1, column: 0 };
-    const message = String(err.message).split("\n")[0].replace(/^[^:]*App\.tsx: /, "");
-    return { code: null, diagnostics: [diag(loc.line - 1, loc.column, "babel", err.reasonCode || "BabelError", message)] };
-  }
-}
-
 // The page script: the sample as a CommonJS module whose require() serves the page's modules,
 // then the vendor's __botMount renders its default export. The prefix stays on the first line
-// so the source map's line numbers hold.
+// so the sample's line numbers hold.
 const PAGE_PREFIX =
   "(function(){var module={exports:{}};var exports=module.exports;" +
+  "var process={env:{NODE_ENV:'production'}};" +
   "var require=function(n){if(n in window.__botDeps)return window.__botDeps[n];" +
   "throw new Error('module not available on the page: '+n);};";
 const PAGE_SUFFIX = "\n;window.__botMount(module.exports);})();\n";
 
-async function toPageScript(code, loader) {
+// Babel strips the types, compiles JSX for the automatic runtime and turns the ES module into
+// CommonJS in one pass; resolved once, because resolving presets on every call costs about a
+// third of the transform.
+const BABEL_OPTIONS = babel.loadPartialConfig({
+  filename: "App.tsx",
+  babelrc: false,
+  configFile: false,
+  sourceType: "module",
+  // Output lines equal input lines, so the page script needs only an identity line map.
+  retainLines: true,
+  presets: [
+    [presetTs, { isTSX: true, allExtensions: true }],
+    [presetReact, { runtime: "automatic" }],
+  ],
+  plugins: [commonjs],
+}).options;
+
+// Source map v3 sending line i of the page script to line i of the sample (column 0).
+function identityLineMap(lineCount) {
+  const mappings = lineCount > 0 ? "AAAA" + ";AACA".repeat(lineCount - 1) : "";
+  return JSON.stringify({ version: 3, sources: ["App.tsx"], names: [], mappings });
+}
+
+function babelPage(code) {
+  try {
+    const out = babel.transformSync(code, BABEL_OPTIONS);
+    const lines = code.split("\n").length;
+    return { js: PAGE_PREFIX + out.code + PAGE_SUFFIX, map: identityLineMap(lines), diagnostics: [] };
+  } catch (err) {
+    const loc = err.loc || { line: 1, column: 0 };
+    const message = String(err.message).split("\n")[0].replace(/^[^:]*App\.tsx: /, "");
+    return { js: null, map: null, diagnostics: [diag(loc.line - 1, loc.column, "babel", err.reasonCode || "BabelError", message)] };
+  }
+}
+
+async function esbuildPage(code) {
   try {
     const out = await esbuild.transform(code, {
-      loader,
+      loader: "tsx",
       format: "cjs",
       jsx: "automatic",
       target: "es2020",
@@ -220,7 +192,6 @@ async function toPageScript(code, loader) {
       sourcesContent: false,
       sourcefile: "App.tsx",
       logLevel: "silent",
-      define: { "process.env.NODE_ENV": '"production"' },
     });
     return { js: PAGE_PREFIX + out.code + PAGE_SUFFIX, map: out.map, diagnostics: [] };
   } catch (err) {
@@ -230,89 +201,34 @@ async function toPageScript(code, loader) {
   }
 }
 
-// ---------------------------------------------------------------- ESLint
-const eslint = new ESLint({
-  cwd: JS_DIR,
-  overrideConfigFile: true,
-  overrideConfig: [
-    {
-      files: ["**/*.tsx"],
-      languageOptions: {
-        parser: tsParser,
-        parserOptions: { ecmaFeatures: { jsx: true }, ecmaVersion: "latest", sourceType: "module" },
-        globals: { ...globals.browser },
-      },
-      plugins: { react: reactPlugin, "react-hooks": hooksPlugin, "@typescript-eslint": tsPlugin },
-      settings: { react: { version: "19.0" } },
-      rules: {
-        ...eslintJs.configs.recommended.rules,
-        ...reactPlugin.configs.flat.recommended.rules,
-        ...reactPlugin.configs.flat["jsx-runtime"].rules,
-        // TypeScript resolves names and checks props; the core versions misfire on TSX.
-        "no-undef": "off",
-        "react/prop-types": "off",
-        "no-unused-vars": "off",
-        // Unused names are untidy, not wrong.
-        "@typescript-eslint/no-unused-vars": "warn",
-        "react-hooks/rules-of-hooks": "error",
-        "react-hooks/exhaustive-deps": "warn",
-      },
-    },
-  ],
-});
-
-async function lint(code) {
-  const [result] = await eslint.lintText(code, { filePath: path.join(VIRTUAL_DIR, "App.tsx") });
-  return result.messages.map((m) => ({
-    line: Math.max(0, (m.line || 1) - 1),
-    col: Math.max(0, (m.column || 1) - 1),
-    severity: m.fatal ? "fatal" : m.severity === 2 ? "error" : "warning",
-    source: "eslint",
-    rule: m.ruleId || (m.fatal ? "parse" : "eslint"),
-    message: m.message,
-  }));
-}
-
 // ---------------------------------------------------------------- one item
-async function checkItem(file, code, opts) {
+async function checkItem(slot, code, opts) {
   const t0 = performance.now();
   const timings = {};
-  const tsResult = tsDiagnostics(file, opts.typecheck !== "off");
+  const tsResult = tsDiagnostics(slot, code, opts.typecheck !== "off");
   timings.tsc_ms = performance.now() - t0;
   const diagnostics = [...tsResult.diagnostics];
   let stage = opts.typecheck === "fail" && tsResult.diagnostics.length ? "typecheck" : null;
 
   const t1 = performance.now();
-  let transpiled = code;
-  let loader = "tsx";
-  if (opts.transpiler === "babel") {
-    const b = babelTranspile(code);
-    diagnostics.push(...b.diagnostics);
-    transpiled = b.code;
-    loader = "js";
-  }
   let js = null;
   let map = null;
-  if (transpiled === null) {
+  const page = opts.transpiler === "babel" ? babelPage(code) : await esbuildPage(code);
+  diagnostics.push(...page.diagnostics);
+  if (page.js === null) {
     stage = "transpile";
   } else {
-    const page = await toPageScript(transpiled, loader);
-    diagnostics.push(...page.diagnostics);
-    if (page.js === null) {
-      stage = "transpile";
-    } else {
-      const bundleProblems = tsResult.syntaxOk ? unavailableImports(tsResult.sourceFile) : [];
-      const noDefault = tsResult.syntaxOk ? missingDefaultExport(tsResult.sourceFile) : null;
-      if (noDefault) bundleProblems.push(noDefault);
-      diagnostics.push(...bundleProblems);
-      if (bundleProblems.length) stage = stage || "bundle";
-      else if (stage === null) ({ js, map } = page);
-    }
+    const bundleProblems = tsResult.syntaxOk ? unavailableImports(tsResult.sourceFile) : [];
+    const noDefault = tsResult.syntaxOk ? missingDefaultExport(tsResult.sourceFile) : null;
+    if (noDefault) bundleProblems.push(noDefault);
+    diagnostics.push(...bundleProblems);
+    if (bundleProblems.length) stage = stage || "bundle";
+    else if (stage === null) ({ js, map } = page);
   }
   timings.transpile_bundle_ms = performance.now() - t1;
 
   const t2 = performance.now();
-  const lintMessages = opts.eslint ? await lint(code) : [];
+  const lintMessages = opts.eslint ? lint(code) : [];
   timings.eslint_ms = performance.now() - t2;
   timings.total_ms = performance.now() - t0;
   return { ok: stage === null, stage, diagnostics, eslint: lintMessages, bundle: js, sourcemap: map, timings };
@@ -325,13 +241,18 @@ async function check(req, send) {
     eslint: req.eslint !== false,
     transpiler: req.transpiler === "esbuild" ? "esbuild" : "babel",
   };
-  const files = setBatch(items.map((it) => String(it.code ?? "")));
+  const t0 = performance.now();
+  const slots = withTypeChecker(() => typeChecker.setBatch(items.map((it) => String(it.code ?? ""))));
+  const snapshotMs = (performance.now() - t0) / Math.max(1, items.length);
   for (let i = 0; i < items.length; i++) {
     // Fault injection for the pool's timeout/crash tests: hold this item before answering.
     if (items[i].delay_ms) await new Promise((r) => setTimeout(r, Number(items[i].delay_ms)));
     let answer;
     try {
-      answer = await checkItem(files[i], String(items[i].code ?? ""), opts);
+      answer = await checkItem(slots[i], String(items[i].code ?? ""), opts);
+      // The batch's snapshot (parsing every sample) is shared out over its items.
+      answer.timings.tsc_ms += snapshotMs;
+      answer.timings.total_ms += snapshotMs;
     } catch (err) {
       answer = { error: `worker error: ${err && err.stack ? err.stack : String(err)}` };
     }
@@ -393,7 +314,7 @@ async function main() {
   const once = process.argv.includes("--once");
   // Warm every tool once so the first real sample is not charged for lazy loading.
   await check({ items: [{ code: 'export default function App() { return <div className="p-2">ok</div>; }' }] }, () => {});
-  send({ ready: true, pid: process.pid, versions: { typescript: ts.version, eslint: ESLint.version, esbuild: esbuild.version } });
+  send({ ready: true, pid: process.pid, versions: { typescript: TS_NATIVE_VERSION, typescript_ast: ts.version, eslint: ESLINT_VERSION, esbuild: esbuild.version } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time: the pool sends the next only after the last answer of this one.
   for await (const line of rl) {
@@ -402,6 +323,7 @@ async function main() {
     if (once) break;
   }
   await esbuild.stop();
+  typeChecker.close();
   process.exit(0);
 }
 

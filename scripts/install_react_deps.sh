@@ -23,6 +23,15 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   (cd js && npm ci --no-audit --no-fund)
   echo "$want" > "$stamp"
 fi
-# esbuild's binary comes from an optional dependency; fail here, not in the first training step.
-(cd js && node -e "require('esbuild').transform('let x = 1', {}).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); })")
+# esbuild's and TypeScript 7's binaries come from optional (per-platform) dependencies: start one
+# check worker (it loads every tool and checks a sample) so a missing piece fails here, not in the
+# first training step.
+log=$(mktemp)
+if ! (cd js && node check_worker.mjs --once < /dev/null 2>"$log" | grep -q '"ready":true'); then
+  echo "install_react_deps: the check worker did not start:" >&2
+  cat "$log" >&2
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log"
 echo "install_react_deps: $(/usr/bin/chromium --version 2>/dev/null), js toolchain ready"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot_repro.tasks.react.checker import CheckOptions, close_shared, shared_checker
+from bot_repro.tasks.react.checker import CheckOptions, ReactChecker, close_shared, shared_checker
 from bot_repro.tasks.react.render import renderer_missing
 from bot_repro.tasks.react.workers import CheckPool, toolchain_missing
 
@@ -154,3 +154,77 @@ def test_evaluate_and_save_writes_rollouts_screens_and_gallery(checker, tmp_path
     page = (tmp_path / "eval" / "index.html").read_text()
     assert rows[0]["request"] in page and "screens/0000_00.png" in page and "rgba(239,68,68" in page
     assert task.evaluate([[bad], [good]], rows)["compile_rate"] == 0.5
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+def test_a_dead_workers_typescript_server_is_killed_with_it():
+    codes = [p.read_text(encoding="utf-8") for p in COMPONENTS[:2]]
+    with CheckPool(n_workers=1, eslint=False) as pool:
+        worker = pool.pids[0]
+        servers = _children(worker)
+        assert servers, "the worker runs its TypeScript server as a child process"
+        # A stopped server cannot notice its closed pipe: only the process-group kill ends it.
+        os.kill(servers[0], signal.SIGSTOP)
+        os.kill(worker, signal.SIGKILL)
+        first = pool.check(codes)  # a sample sent before the death shows up scores as a worker failure
+        assert all(r["ok"] or r["stage"] == "worker" for r in first), first
+        assert all(r["ok"] for r in pool.check(codes)) and pool.restarts == 1
+        assert _state(servers[0]) in (None, "Z"), "the old TypeScript server still runs"
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter (None once it is gone; "Z": dead, waiting to be reaped by init)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+@pytest.mark.parametrize("transpiler", ["babel", "esbuild"])
+def test_both_transpilers_map_runtime_errors_to_the_sample_line(transpiler):
+    code = ("const MODE: string = 'production';\n\nexport default function App() {\n"
+            "  const items = [1, 2];\n  if (MODE === 'production') throw new Error('line four');\n"
+            "  return <ul>{items.map((i) => <li key={i}>{i}</li>)}</ul>;\n}\n")
+    ok = code.replace("throw new Error('line four')", "items.push(3)")
+    with ReactChecker(CheckOptions(**CHECKS, transpiler=transpiler, workers=1, pages=1)) as checker:
+        bad, good = checker.check([fenced(code), fenced(ok)])
+    assert bad.stage == "render" and "line four" in bad.reason and bad.primary_line == 4, bad.compiler
+    assert good.compiled and good.png is not None, good.reason
+
+
+def test_type_errors_after_multibyte_text_point_at_the_right_column():
+    code = ('const greeting = "héllo 😀 wörld 😀";\nexport default function App() {\n'
+            '  const count: number = "three";\n  return <p>{greeting}{count}</p>;\n}\n')
+    with CheckPool(n_workers=1, eslint=False) as pool:
+        (answer,) = pool.check([code])
+    assert answer["stage"] == "typecheck"
+    (d,) = answer["diagnostics"]
+    assert (d["line"], d["col"], d["rule"]) == (2, code.split("\n")[2].index("count"), "TS2322")
+
+
+def test_lint_knows_browser_globals_the_code_names():
+    code = ("export default function App() {\n  const history: string[] = [];\n"
+            "  document = null;\n  return <p>{history.length}</p>;\n}\n")
+    with CheckPool(n_workers=1, typecheck="off") as pool:
+        (answer,) = pool.check([code])
+    rules = {(m["line"], m["rule"]) for m in answer["eslint"]}
+    assert (2, "no-global-assign") in rules, answer["eslint"]  # document is a read-only browser global
+    assert not [r for r in rules if r[0] == 1], answer["eslint"]  # a local may shadow window.history
+
+
+def test_a_dead_typescript_server_costs_one_sample_and_a_worker_restart():
+    codes = [p.read_text(encoding="utf-8") for p in COMPONENTS[:3]]
+    with CheckPool(n_workers=1, eslint=False) as pool:
+        (server,) = _children(pool.pids[0])
+        os.kill(server, signal.SIGKILL)
+        out = pool.check(codes)
+        assert out[0]["stage"] == "worker" and "TypeScript server failed" in out[0]["reason"], out[0]
+        assert out[1]["ok"] and out[2]["ok"] and pool.restarts == 1

@@ -37,7 +37,7 @@ class CheckOptions:
 
     workers: int | None = None
     pages: int | None = None
-    batch_size: int = 16
+    batch_size: int = 32
     check_timeout_s: float = 30.0
     render_timeout_s: float = 10.0
     settle_ms: int = 150

@@ -3,7 +3,7 @@
 Owns process lifecycle: start (wait for the worker's ready line), per-sample timeouts, and
 replacement of a crashed or hung worker. A sample whose worker died or hung scores as a failure
 with the reason; the samples queued behind it in the same batch are re-run on the replacement.
-Samples are sent in batches because the worker type-checks a batch with one TypeScript program.
+Samples are sent in batches because the worker type-checks a batch in one TypeScript snapshot.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -59,9 +60,11 @@ class _Worker:
 
     def start(self) -> None:
         self.lines = queue.Queue()
+        # Its own process group: the worker's TypeScript server and esbuild service die with it,
+        # even when they are busy and would not notice a closed pipe.
         self.proc = subprocess.Popen(
             ["node", str(WORKER_SCRIPT)], cwd=JS_DIR, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1,
+            stderr=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1, start_new_session=True,
         )
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
         threading.Thread(target=self._drain_stderr, args=(self.proc,), daemon=True).start()
@@ -103,9 +106,11 @@ class _Worker:
         return self.next_id
 
     def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
         if self.proc:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the group outlives a dead leader
+            except (ProcessLookupError, PermissionError):
+                pass
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -119,7 +124,7 @@ class _Worker:
                 self.proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        self.kill()
+        self.kill()  # also reaps whatever the worker left behind
 
 
 class CheckPool(OwnsProcesses):
@@ -130,7 +135,7 @@ class CheckPool(OwnsProcesses):
     past ``timeout_s`` or died.
     """
 
-    def __init__(self, n_workers: int | None = None, timeout_s: float = 30.0, batch_size: int = 16,
+    def __init__(self, n_workers: int | None = None, timeout_s: float = 30.0, batch_size: int = 32,
                  typecheck: str = "fail", eslint: bool = True, transpiler: str = "babel",
                  startup_timeout_s: float = 120.0):
         missing = toolchain_missing()
