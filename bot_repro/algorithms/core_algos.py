@@ -1,9 +1,13 @@
 """The seven advantage estimators (SPEC §2), registered by name in ``ADVANTAGES``.
 
-Every estimator has the signature::
+Every registered estimator has the signature::
 
     fn(global_rewards: Tensor[B], local_rewards: Tensor[B, T], mask: Tensor[B, T], group_size: int,
        *, w_g: float = 1.0, w_s: float = 1.0, eps: float = 1e-6, <own options>) -> Tensor[B, T]
+
+and is written here as its body ``fn(batch: RewardBatch, *, <options>)``: the registry
+(``register_advantage``) checks the options and tensors, builds the batch and answers a batch
+without a valid token with zeros.
 
 Rows of a group (the K = group_size rollouts of one prompt) are contiguous; B % K == 0 and
 K >= 2 (``ValueError`` otherwise). G = global_rewards, S = local_rewards, and the token reward is
@@ -55,7 +59,7 @@ __all__ = [
 
 
 def _sequence_advantages(
-    inputs: tuple,
+    batch: RewardBatch,
     *,
     seq_reward: str,
     w_g: float,
@@ -66,9 +70,6 @@ def _sequence_advantages(
     overlong: tuple[int, int, float] | None = None,
 ) -> Tensor:
     """Shared body of the sequence-level estimators: R_k, group-centred (and scaled), on every valid token."""
-    batch = RewardBatch.from_inputs(*inputs)
-    if batch.empty:
-        return batch.zeros()
     R = sequence_rewards(batch, seq_reward, w_g, w_s)
     if overlong is not None:
         max_len, buffer, penalty = overlong
@@ -80,10 +81,7 @@ def _sequence_advantages(
 
 @register_advantage("grpo")
 def grpo(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
+    batch: RewardBatch,
     *,
     w_g: float = 1.0,
     w_s: float = 1.0,
@@ -99,8 +97,7 @@ def grpo(
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
-    inputs = (global_rewards, local_rewards, mask, group_size)
-    return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
+    return _sequence_advantages(batch, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps)
 
 
 def _variant(fn, name: str, doc: str, **defaults):
@@ -114,7 +111,7 @@ def _variant(fn, name: str, doc: str, **defaults):
 
 gspo = register_advantage("gspo")(
     _variant(
-        grpo.__wrapped__,  # the unvalidated body; the registry wraps the variant with its own checks
+        grpo.body,  # the registry wraps the variant with its own checks
         "gspo",
         """GSPO: sequence advantages as ``grpo`` with seq_reward default ``token_mean``.
 
@@ -129,10 +126,7 @@ gspo = register_advantage("gspo")(
 
 @register_advantage("dr_grpo")
 def dr_grpo(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
+    batch: RewardBatch,
     *,
     w_g: float = 1.0,
     w_s: float = 1.0,
@@ -146,16 +140,12 @@ def dr_grpo(
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
-    inputs = (global_rewards, local_rewards, mask, group_size)
-    return _sequence_advantages(inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=False)
+    return _sequence_advantages(batch, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=False)
 
 
 @register_advantage("dapo", cross_check=check_overlong)
 def dapo(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
+    batch: RewardBatch,
     *,
     w_g: float = 1.0,
     w_s: float = 1.0,
@@ -178,9 +168,8 @@ def dapo(
     overlong = None
     if max_completion_length is not None and overlong_buffer > 0:
         overlong = (max_completion_length, overlong_buffer, overlong_penalty)
-    inputs = (global_rewards, local_rewards, mask, group_size)
     return _sequence_advantages(
-        inputs, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps, overlong=overlong
+        batch, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=True, std=std, eps=eps, overlong=overlong
     )
 
 
@@ -213,10 +202,7 @@ def _leave_one_out_mean(x: Tensor, K: int) -> Tensor:
 
 @register_advantage("pure")
 def pure(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
+    batch: RewardBatch,
     *,
     w_g: float = 1.0,
     w_s: float = 1.0,
@@ -235,9 +221,6 @@ def pure(
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
     m, K = batch.m, batch.K
     q = min_form_credit(batch.S, m > 0, w_s=w_s, temperature=temperature)
     q_mean = q.sum(-1) / batch.L.clamp(min=1.0)
@@ -256,10 +239,7 @@ def pure(
 
 @register_advantage("ps_grpo")
 def ps_grpo(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
+    batch: RewardBatch,
     *,
     w_g: float = 1.0,
     w_s: float = 1.0,
@@ -277,9 +257,6 @@ def ps_grpo(
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
     stats = pooled_token_stats(batch, w_g, w_s, weighting="uniform", std=std)
     normalised = stats.dev.mul_((stats.sigma + eps).reciprocal_()).view(batch.B, batch.T)
     A = reverse_cumsum(normalised)
@@ -290,10 +267,7 @@ def ps_grpo(
 
 @register_advantage("bot_grpo")
 def bot_grpo(
-    global_rewards: Tensor,
-    local_rewards: Tensor,
-    mask: Tensor,
-    group_size: int,
+    batch: RewardBatch,
     *,
     w_g: float = 1.0,
     w_s: float = 1.0,
@@ -315,9 +289,6 @@ def bot_grpo(
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
-    batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
-    if batch.empty:
-        return batch.zeros()
     stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std)
     inv = (stats.sigma + eps).reciprocal_().masked_fill_(stats.zero, 1.0 / eps if zero_std == "eps" else 0.0)
     return stats.dev.mul_(inv).view(batch.B, batch.T)

@@ -1,8 +1,11 @@
 """The ``ADVANTAGES`` registry, option validation, and ``compute_advantages``.
 
-Kept apart from the estimators so their modules can import it without cycles. Every registered
-estimator is wrapped so that each call checks its options first (unknown name, bad value), with
-the same ``ConfigError`` the trainer gets from ``validate_options`` at start-up.
+Kept apart from the estimators so their modules can import it without cycles. An estimator is
+written as ``body(batch: RewardBatch, *, <options>) -> Tensor[B, T]``; registering it gives the
+public function ``fn(global_rewards, local_rewards, mask, group_size, **options)``, which checks
+the options first (unknown name, bad value: the same ``ConfigError`` the trainer gets from
+``validate_options`` at start-up), checks the tensors (``RewardBatch.from_inputs``) and returns
+zeros for a batch without a valid token, so no estimator repeats those steps.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from torch import Tensor
 
+from bot_repro.algorithms.batch import RewardBatch
 from bot_repro.algorithms.options import OPTION_CHECKS
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import Registry, UnknownNameError
@@ -35,23 +39,38 @@ def register_advantage(name: str, *, cross_check: CrossCheck | None = None):
     options that are each valid alone.
     """
 
-    def wrap(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
-        defaults = _option_defaults(fn)
+    def wrap(body: Callable[..., Tensor]) -> Callable[..., Tensor]:
+        defaults = _option_defaults(body)
         unchecked = sorted(set(defaults) - set(OPTION_CHECKS))
         if unchecked:  # a programming error in this package, caught at import time
             raise TypeError(f"advantage estimator {name!r} has options without a checker: {unchecked}")
 
-        @functools.wraps(fn)
+        def unvalidated(global_rewards, local_rewards, mask, group_size, **options):
+            batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
+            return batch.zeros() if batch.empty else body(batch, **options)
+
+        @functools.wraps(body)
         def validated(global_rewards, local_rewards, mask, group_size, **options):
             validate_options(name, options)
-            return fn(global_rewards, local_rewards, mask, group_size, **options)
+            return unvalidated(global_rewards, local_rewards, mask, group_size, **options)
 
+        validated.__signature__ = _public_signature(body)
+        validated.body = body  # for variants: another default, same body (``core_algos.gspo``)
+        validated.unvalidated = unvalidated
         validated.option_defaults = defaults
         validated.cross_check = cross_check
         ADVANTAGES.register(name)(validated)
         return validated
 
     return wrap
+
+
+def _public_signature(body: Callable[..., Any]) -> inspect.Signature:
+    """``(global_rewards, local_rewards, mask, group_size, *, <the body's options>) -> Tensor``."""
+    positional = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=a) for n, a in
+                  (("global_rewards", Tensor), ("local_rewards", Tensor), ("mask", Tensor), ("group_size", int))]
+    options = [p for p in inspect.signature(body).parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    return inspect.Signature(positional + options, return_annotation=Tensor)
 
 
 def validate_options(name: str, options: dict[str, Any]) -> None:
@@ -77,5 +96,5 @@ def compute_advantages(
 ) -> Tensor:
     """Validate ``options`` for estimator ``name`` and return its advantages ``[B, T]`` (float32)."""
     validate_options(name, options)
-    # the registered wrapper would validate again; call the estimator itself
-    return ADVANTAGES[name].__wrapped__(global_rewards, local_rewards, mask, group_size, **options)
+    # the registered function would validate again
+    return ADVANTAGES[name].unvalidated(global_rewards, local_rewards, mask, group_size, **options)

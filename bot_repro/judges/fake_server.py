@@ -72,9 +72,8 @@ class FakeJudgeServer:
     async def start(self, port: int = 0) -> str:
         """Serve on 127.0.0.1 (``port=0``: a free port); return the OpenAI-style base URL (``.../v1``)."""
         app = web.Application(client_max_size=64 * 1024**2)
-        app.router.add_post("/v1/chat/completions", self._openai)
-        app.router.add_post("/v1/messages", self._anthropic)
-        app.router.add_post("/model/{model_id}/converse", self._bedrock)
+        for api, wire in WIRES.items():
+            app.router.add_post(wire.path, self._endpoint(api))
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, HOST, port)
@@ -143,36 +142,18 @@ class FakeJudgeServer:
             return await _truncated(request, body)
         return web.Response(body=body, content_type="application/json")
 
-    async def _openai(self, request: web.Request) -> web.StreamResponse:
-        data = await request.json()
-        messages = [_neutral(m.get("role", ""), m.get("content"), _openai_part) for m in data.get("messages", [])]
-        neutral = {"api": "openai", "model": data.get("model"), "messages": messages,
-                   "auth": request.headers.get("Authorization", ""), "params": _params(data)}
-        return await self._handle(request, neutral, lambda t, i, o: {
-            "id": "fake", "object": "chat.completion", "model": data.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": t}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": i, "completion_tokens": o, "total_tokens": i + o},
-        })
+    def _endpoint(self, api: str) -> Callable[[web.Request], Any]:
+        """The handler of one provider's endpoint: its request in the neutral form, its reply shape."""
+        wire = WIRES[api]
 
-    async def _anthropic(self, request: web.Request) -> web.StreamResponse:
-        data = await request.json()
-        messages = [_neutral(m.get("role", ""), m.get("content"), _anthropic_part) for m in data.get("messages", [])]
-        neutral = {"api": "anthropic", "model": data.get("model"), "messages": messages,
-                   "auth": request.headers.get("x-api-key", ""), "params": _params(data)}
-        return await self._handle(request, neutral, lambda t, i, o: {
-            "id": "fake", "type": "message", "role": "assistant", "content": [{"type": "text", "text": t}],
-            "stop_reason": "end_turn", "usage": {"input_tokens": i, "output_tokens": o},
-        })
+        async def handle(request: web.Request) -> web.StreamResponse:
+            data = await request.json()
+            messages = [_neutral(m.get("role", ""), m.get("content"), wire.part) for m in data.get("messages", [])]
+            neutral = {"api": api, "model": wire.model(request, data), "messages": messages,
+                       "auth": request.headers.get(wire.auth_header, ""), "params": wire.params(data)}
+            return await self._handle(request, neutral, lambda t, i, o: wire.reply(data, t, i, o))
 
-    async def _bedrock(self, request: web.Request) -> web.StreamResponse:
-        data = await request.json()
-        messages = [_neutral(m.get("role", ""), m.get("content"), _bedrock_part) for m in data.get("messages", [])]
-        neutral = {"api": "bedrock", "model": request.match_info["model_id"], "messages": messages,
-                   "auth": request.headers.get("Authorization", ""), "params": data.get("inferenceConfig", {})}
-        return await self._handle(request, neutral, lambda t, i, o: {
-            "output": {"message": {"role": "assistant", "content": [{"text": t}]}}, "stopReason": "end_turn",
-            "usage": {"inputTokens": i, "outputTokens": o, "totalTokens": i + o}, "metrics": {"latencyMs": 1},
-        })
+        return handle
 
 
 async def _truncated(request: web.Request, body: bytes) -> web.StreamResponse:
@@ -216,6 +197,45 @@ def _neutral(role: str, content: Any, convert: Callable[[dict[str, Any]], dict[s
     if isinstance(content, str):
         return {"role": role, "content": [{"type": "text", "text": content}]}
     return {"role": role, "content": [convert(p) for p in content or []]}
+
+
+@dataclass(frozen=True)
+class _Wire:
+    """What differs between the providers' chat endpoints (the fake serves all three the same way)."""
+
+    path: str
+    part: Callable[[dict[str, Any]], dict[str, Any]]  # one content part -> the neutral form
+    auth_header: str
+    model: Callable[[web.Request, dict[str, Any]], Any]
+    params: Callable[[dict[str, Any]], dict[str, Any]]
+    reply: Callable[[dict[str, Any], str, int, int], Any]  # (request body, text, tokens in, tokens out)
+
+
+WIRES: dict[str, _Wire] = {
+    "openai": _Wire(
+        "/v1/chat/completions", _openai_part, "Authorization", lambda r, d: d.get("model"), _params,
+        lambda d, t, i, o: {
+            "id": "fake", "object": "chat.completion", "model": d.get("model"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": t}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": i, "completion_tokens": o, "total_tokens": i + o},
+        },
+    ),
+    "anthropic": _Wire(
+        "/v1/messages", _anthropic_part, "x-api-key", lambda r, d: d.get("model"), _params,
+        lambda d, t, i, o: {
+            "id": "fake", "type": "message", "role": "assistant", "content": [{"type": "text", "text": t}],
+            "stop_reason": "end_turn", "usage": {"input_tokens": i, "output_tokens": o},
+        },
+    ),
+    "bedrock": _Wire(
+        "/model/{model_id}/converse", _bedrock_part, "Authorization", lambda r, d: r.match_info["model_id"],
+        lambda d: d.get("inferenceConfig", {}),
+        lambda d, t, i, o: {
+            "output": {"message": {"role": "assistant", "content": [{"text": t}]}}, "stopReason": "end_turn",
+            "usage": {"inputTokens": i, "outputTokens": o, "totalTokens": i + o}, "metrics": {"latencyMs": 1},
+        },
+    ),
+}
 
 
 # -- the default stand-in responder ------------------------------------------------------------------
