@@ -47,7 +47,7 @@ def trainer_ratio() -> dict:
     from trl import GRPOConfig, GRPOTrainer
 
     from bot_repro.models.tiny import build_tiny
-    from bot_repro.rewards.mini import MiniReward
+    from bot_repro.tasks.mini.reward import MiniReward
     from bot_repro.tasks.mini.task import MiniTask
     from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
     from bot_repro.trainer.token_reward import TokenRewardFunction

@@ -11,11 +11,8 @@ import importlib.util
 
 PLUGIN_MODULES = [
     "bot_repro.tasks.mini",
-    "bot_repro.rewards.mini",
     "bot_repro.tasks.aime",
-    "bot_repro.rewards.aime",
     "bot_repro.tasks.react",
-    "bot_repro.rewards.react",
 ]
 
 

@@ -9,6 +9,8 @@ prefixes, which is quadratic but exact.
 
 Lines are spread with the paper's line-distance decay (SPEC §3):
     S_t = sum_l p_l * phi(|line(t) - l|),   phi(d) = max(0, 1 - d / (w + 1)).
+``phi`` is the one definition of that decay: the mini task spreads over tag units and AIME over
+steps with it too.
 """
 
 from __future__ import annotations
@@ -105,17 +107,20 @@ def _token_lines(text: str, offsets: list[tuple[int, int]]) -> np.ndarray:
     return lines
 
 
-def spread_lines(token_lines: np.ndarray, penalties: dict[int, float], window: int) -> np.ndarray:
-    """S_t = sum_l p_l * max(0, 1 - |line_t - l| / (window + 1))."""
-    if not penalties:
-        return np.zeros(len(token_lines), dtype=np.float64)
+def phi(distance, window: int):
+    """phi(d) = max(0, 1 - |d| / (window + 1)), elementwise on a number or an array of distances."""
     if window < 0:
         raise ValueError(f"window must be >= 0, got {window}")
+    return np.maximum(0.0, 1.0 - np.abs(distance) / (window + 1))
+
+
+def spread_lines(token_lines: np.ndarray, penalties: dict[int, float], window: int) -> np.ndarray:
+    """S_t = sum_l p_l * phi(line_t - l)."""
+    if not penalties:
+        return np.zeros(len(token_lines), dtype=np.float64)
     lines = np.fromiter(penalties.keys(), dtype=np.float64)
     values = np.fromiter(penalties.values(), dtype=np.float64)
-    dist = np.abs(token_lines[:, None].astype(np.float64) - lines[None, :])
-    phi = np.clip(1.0 - dist / (window + 1), 0.0, None)
-    return phi @ values
+    return phi(token_lines[:, None].astype(np.float64) - lines[None, :], window) @ values
 
 
 def local_token_rewards(

@@ -8,7 +8,7 @@ from math import comb
 
 import pytest
 
-from bot_repro.eval.passk import mean_pass_at_k, pass_at_k
+from bot_repro.tasks.aime.passk import mean_pass_at_k, pass_at_k
 
 
 def brute_force(n: int, c: int, k: int) -> float:

@@ -9,11 +9,11 @@ import pytest
 import torch
 from transformers import AutoConfig, AutoTokenizer, Qwen2ForTokenClassification
 
-import bot_repro.rewards.aime  # noqa: F401  (registers the "aime" reward source)
+import bot_repro.tasks.aime.reward  # noqa: F401  (registers the "aime" reward source)
 from bot_repro.config_errors import ConfigError
 from bot_repro.models.tiny import build_tiny
 from bot_repro.rewards import REWARD_SOURCES
-from bot_repro.rewards.aime_steps import PrmOptions, PrmStepScorer
+from bot_repro.tasks.aime.steps import PrmOptions, PrmStepScorer
 
 SEP = "<extra_0>"
 STEPS = [["3 + 4 = 7", "2 * 7 = 14", "so 14"], [], ["one step only"]]

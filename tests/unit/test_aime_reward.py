@@ -8,8 +8,8 @@ import pytest
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges.types import StepJudgeInput
 from bot_repro.rewards import REWARD_SOURCES
-from bot_repro.rewards.aime import spread_steps
-from bot_repro.rewards.aime_steps import arithmetic_claims
+from bot_repro.tasks.aime.reward import spread_steps
+from bot_repro.tasks.aime.steps import arithmetic_claims
 from bot_repro.rewards.mapper import local_token_rewards
 
 ROW = {"id": "r", "problem": "What is 2 * (3 + 4)?", "answer": "14"}

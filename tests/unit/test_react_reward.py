@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges.types import CodeVerdict, LineImpact, ScreenshotVerdict
 from bot_repro.rewards import REWARD_SOURCES
-from bot_repro.rewards.react import ReactReward
+from bot_repro.tasks.react.reward import ReactReward
 from bot_repro.tasks.react.checker import CheckOutcome
 from bot_repro.tasks.react.extract import extract_code
 

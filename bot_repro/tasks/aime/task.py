@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.eval.passk import mean_pass_at_k
+from bot_repro.tasks.aime.passk import mean_pass_at_k
 from bot_repro.tasks.aime.answer import shared_checker
 from bot_repro.tasks.aime.data import (
     DEFAULT_HUB_ID,

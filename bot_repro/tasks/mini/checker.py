@@ -55,6 +55,11 @@ def open_stack(document: str) -> list[str]:
     return stack
 
 
+def solution(document: str) -> str:
+    """The correct completion: the closers of every open element, innermost first."""
+    return "".join(f"</{name}>" for name in reversed(open_stack(document)))
+
+
 def check(document: str, completion: str, all_errors: bool = False) -> Check:
     """Check ``completion`` as the continuation that closes every element open in ``document``."""
     stack = open_stack(document)

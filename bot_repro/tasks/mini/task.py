@@ -18,7 +18,8 @@ from typing import Any
 
 from bot_repro.config_errors import build_options
 from bot_repro.tasks.base import TASKS
-from bot_repro.tasks.mini.checker import check, open_stack
+from bot_repro.tasks.mini.checker import check, solution
+from bot_repro.tasks.mini.warm_start import supervised_warm_start
 
 SYSTEM = "Close every open tag of the document, innermost first. Answer with the closing tags only."
 
@@ -51,10 +52,6 @@ def make_document(rng: random.Random, p: MiniParams) -> str:
             parts.append(f"<{name}></{name}>")
             n_closed -= 1
     return "".join(parts)
-
-
-def solution(document: str) -> str:
-    return "".join(f"</{name}>" for name in reversed(open_stack(document)))
 
 
 def make_row(document: str, idx: str) -> dict[str, Any]:
@@ -104,8 +101,6 @@ class MiniTask:
     def warm_start(self, model_dir: Path, cache: Path, seed: int) -> Path:
         if not self.p.warm_start:
             return Path(model_dir)
-        from bot_repro.tasks.mini.warm_start import supervised_warm_start
-
         key = json.dumps([str(model_dir), self.p.__dict__], sort_keys=True, default=str)
         out = Path(cache) / ("mini-" + hashlib.sha256(key.encode()).hexdigest()[:16])
         if (out / "warm_start.json").exists():

@@ -16,12 +16,10 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from bot_repro.tasks.mini.checker import check
+from bot_repro.tasks.mini.checker import check, solution
 
 
 def _encode(tok, row, with_answer: bool):
-    from bot_repro.tasks.mini.task import solution
-
     prompt = tok.apply_chat_template(row["prompt"], tokenize=False, add_generation_prompt=True)
     p_ids = tok(prompt, add_special_tokens=False)["input_ids"]
     if not with_answer:

@@ -1,9 +1,9 @@
-"""React code generation task (SPEC §4): prompt corpus, compile-and-render checks, evaluation.
+"""React code generation task (SPEC §4): prompt corpus, compile-and-render checks, reward, evaluation.
 
-Importing this package registers the ``react`` task; the reward source lives in
-``bot_repro.rewards.react``.
+Importing this package registers the ``react`` task and the ``react`` reward source.
 """
 
+from bot_repro.tasks.react.reward import ReactReward
 from bot_repro.tasks.react.task import ReactTask, make_react_task
 
-__all__ = ["ReactTask", "make_react_task"]
+__all__ = ["ReactReward", "ReactTask", "make_react_task"]

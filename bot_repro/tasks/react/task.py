@@ -15,6 +15,7 @@ from bot_repro.tasks.base import TASKS
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker
 from bot_repro.tasks.react.corpus import load_records, split, system_prompt, to_row
 from bot_repro.tasks.react.evaluation import compile_metrics, save_rollouts
+from bot_repro.tasks.react.reward import ReactReward
 
 
 @dataclass
@@ -89,8 +90,6 @@ class ReactTask:
         """
         if len(completions) != len(rows):
             raise ValueError(f"evaluate_and_save got {len(completions)} completion lists for {len(rows)} rows")
-        from bot_repro.rewards.react import ReactReward  # the reward imports this package: import late
-
         if reward is None:
             reward = ReactReward({"window": 3, "params": {"code_judge": False, "code_judge_lines": False,
                                                           "checks": dict(self.options.checks)}}, {"judge": None})

@@ -15,7 +15,7 @@ Tokens outside step blocks (the final answer, stray text) get no local reward.
 
 Step scores e_s come from ``params.step_source``: ``judge`` (the run's judge client, strategy
 ``params.strategy``), ``prm`` (a learned PRM, ``params.prm``), ``rule`` (offline arithmetic
-check) or ``none`` (GRPO's reward: correctness and format only). See ``aime_steps``.
+check) or ``none`` (GRPO's reward: correctness and format only). See ``steps``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.rewards.aime_steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleStepScorer
 from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
+from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.aime.answer import shared_checker
+from bot_repro.tasks.aime.steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleStepScorer
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
 
 STEP_SOURCES = ("judge", "prm", "rule", "none")
@@ -60,14 +63,9 @@ class AimeRewardParams:
 
 def spread_steps(scores: list[float], window: int) -> list[float]:
     """v_j = (1/|S|) sum_s e_s max(0, 1 - |j - s| / (window + 1)) for each step j."""
-    if window < 0:
-        raise ValueError(f"window must be >= 0, got {window}")
     n = len(scores)
-    if n == 0:
-        return []
-    return [
-        sum(e * max(0.0, 1.0 - abs(j - s) / (window + 1)) for s, e in enumerate(scores)) / n for j in range(n)
-    ]
+    weights = phi(np.arange(n)[:, None] - np.arange(n)[None, :], window)  # [j, s]
+    return [float(sum(e * w for e, w in zip(scores, row)) / n) for row in weights]
 
 
 class AimeReward:

@@ -20,8 +20,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
+from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.mini.checker import TOKEN, check
 
 VARIANTS = ("penalty", "progress", "noisy", "unbounded")
@@ -46,12 +49,8 @@ class MiniReward:
         self.seed = int(context.get("seed", 0))
 
     def _spread(self, units: list[tuple[int, int]], idx: int, value: float) -> list[SpanReward]:
-        out = []
-        for j, (s, e) in enumerate(units):
-            phi = max(0.0, 1.0 - abs(j - idx) / (self.window + 1))
-            if phi > 0:
-                out.append(SpanReward(s, e, value * phi))
-        return out
+        weights = phi(np.arange(len(units)) - idx, self.window)
+        return [SpanReward(s, e, value * float(w)) for (s, e), w in zip(units, weights) if w > 0]
 
     def score_one(self, document: str, text: str) -> RewardResult:
         p = self.p
