@@ -31,6 +31,7 @@ from bot_repro.analysis.stats import (
 )
 
 REQUIRED_META = ("command", "git_sha", "date", "machine")
+CODE_META = ("command", "replot")  # meta values shown as code (commands to copy)
 COSTS = ("step", "time", "generated_tokens")
 
 
@@ -201,16 +202,22 @@ def _speed_cell(entry: Mapping[str, Any] | None) -> str:
 
 def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """A Markdown report: provenance lines from ``meta`` (``command``, ``git_sha``, ``date``,
-    ``machine`` are required; other keys are listed too), the per-group table and the rules used."""
+    ``machine`` are required; other keys are listed too), the per-group table and the rules used.
+    ``meta["smoke"]`` (a sentence) marks a smoke report: "SMOKE" in the heading and the sentence
+    under it."""
     missing = [k for k in REQUIRED_META if k not in meta]
     if missing:
         raise ValueError(
             f"meta lacks {missing}; a report needs {', '.join(REQUIRED_META)} (see collect_meta)"
         )
     metric, threshold, baseline = summary["metric"], summary["threshold"], summary["baseline"]
-    lines = [f"# Summary: {metric}", ""]
-    lines += [f"- {k}: `{meta[k]}`" if k == "command" else f"- {k}: {meta[k]}" for k in REQUIRED_META]
-    lines += [f"- {k}: {v}" for k, v in meta.items() if k not in REQUIRED_META]
+    smoke = meta.get("smoke")
+    lines = [f"# SMOKE summary: {metric}" if smoke else f"# Summary: {metric}", ""]
+    if smoke:
+        lines += [f"> {smoke}", ""]
+    lines += [f"- {k}: `{meta[k]}`" if k in CODE_META else f"- {k}: {meta[k]}" for k in REQUIRED_META]
+    lines += [f"- {k}: `{v}`" if k in CODE_META else f"- {k}: {v}" for k, v in meta.items()
+              if k not in REQUIRED_META and k != "smoke"]
     cmp = ">=" if summary["direction"] == "above" else "<="
     header = ["group", "seeds", f"final {metric}", "peak-to-final drop"]
     if threshold is not None:

@@ -7,12 +7,17 @@ the peak-to-final drop: figure 10). Curves are means over seeds with 95% bootstr
 ``bot_repro.analysis``; the paper's own numbers (SPEC §1, one seed) are overlaid where it states them:
 ``points`` (step, value), ``final`` values or ``[low, high]`` ranges drawn at the last step, ``band``
 ranges stated without steps (shaded), and ``drop`` values on the bars.
+
+Every figure gets ``bot_repro.plots.curves.finish_figure``'s frame: the configured title, a caption line
+(seeds, band, smoothing), [0, 1] for rates, integer step ticks and one legend below the panels. A figure
+drawn from smoke runs (``smoke=True``, or any run whose config has ``smoke: true``) is titled
+``SMOKE: tiny random model`` and carries no paper markers: those compare a real run with the paper.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +25,26 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 
 from bot_repro.analysis import aggregate_curves, group_ci, peak_to_final_drops
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.plots.curves import PAPER_MARKER, bar_with_ci, panel_grid, plot_curves, threshold_line
-from bot_repro.plots.style import colors_for, display_name, save
+from bot_repro.plots.curves import (
+    PAPER_HANDLE,
+    PAPER_MARKER,
+    bar_with_ci,
+    curve_caption,
+    finish_figure,
+    panel_grid,
+    plot_curves,
+    threshold_line,
+)
+from bot_repro.plots.style import colors_for, display_name, is_rate, save
 
 KINDS = ("curves", "metric_panels", "pairwise", "curves_drop")
-MARKED_POINTS = 30  # curves with at most this many points get point markers
 PAPER_LABEL = "paper, 1 seed"
+SMOKE_COLUMN = "smoke"  # the run config key debug=smoke sets
+TINY_PREFIX = "tiny_"
 
 
 @dataclass
@@ -92,7 +108,10 @@ class PlotCfg:
         return list(self.metrics) if self.kind == "metric_panels" else [str(self.metric)]
 
     def label(self, value: Any) -> str:
-        return self.labels.get(_text(value), display_name(value))
+        text = _text(value)
+        if text not in self.labels and text.startswith(TINY_PREFIX) and text[len(TINY_PREFIX):] in self.labels:
+            return f"tiny {self.labels[text[len(TINY_PREFIX):]]}"  # a smoke run's tiny stand-in of a model
+        return self.labels.get(text, display_name(value))
 
     def paper_for(self, panel: Any) -> PaperCfg:
         """The paper numbers of a panel (``panel`` is None for single-panel figures)."""
@@ -122,7 +141,8 @@ def _panel_values(frame: pd.DataFrame, cfg: PlotCfg) -> list[Any]:
         return [None]
     present = [v for v in frame[cfg.panels].dropna().unique()] if cfg.panels in frame else []
     if cfg.panel_order:
-        order = list(cfg.panel_order)
+        by_text = {_text(v): v for v in present}
+        order = [by_text.get(_text(o), by_text.get(TINY_PREFIX + _text(o), o)) for o in cfg.panel_order]
         return order + [v for v in present if _text(v) not in {_text(o) for o in order}]
     return sorted(present, key=_text)
 
@@ -146,10 +166,7 @@ def _curves(ax: Axes, rows: pd.DataFrame, metric: str, cfg: PlotCfg) -> None:
     agg = aggregate_curves(rows, metric, [cfg.hue])
     # pairwise panels hold one baseline each (the panel title): the line is the win rate
     label_fn = (lambda key: "win rate") if cfg.kind == "pairwise" else (lambda key: cfg.label(key[cfg.hue]))
-    for line in plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn):
-        if len(line.get_xdata()) <= MARKED_POINTS:  # evaluation points are sparse: show where they are
-            line.set_marker("o")
-            line.set_markersize(3)
+    plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn)
 
 
 def _overlay_paper(ax: Axes, paper: PaperCfg, colors: Mapping[Any, str], last_x: float) -> None:
@@ -196,14 +213,37 @@ def _drop_bars(ax: Axes, frame: pd.DataFrame, cfg: PlotCfg) -> None:
     present = {_text(v): v for v in drops[cfg.hue]}
     paper_bars = {present[k]: v for k, v in paper.items() if k in present}
     bar_with_ci(ax, drops, x=cfg.hue, label_fn=cfg.label, paper=paper_bars or None, paper_label=PAPER_LABEL)
-    if paper_bars:
-        ax.legend(loc="best")
     ax.set_ylabel("peak-to-final drop")
+    ax.set_ylim(bottom=0.0)
     ax.tick_params(axis="x", labelrotation=20)
 
 
-def draw(frame: pd.DataFrame, cfg: PlotCfg) -> plt.Figure:
-    """The figure for ``frame`` (a figure's long table) drawn as ``cfg`` says."""
+def is_smoke(frame: pd.DataFrame) -> bool:
+    """Whether any run of ``frame`` is a smoke run (its config says ``smoke: true``)."""
+    if SMOKE_COLUMN not in frame or frame.empty:
+        return False
+    return bool(frame[SMOKE_COLUMN].fillna(False).astype(bool).any())
+
+
+def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool) -> str:
+    """The caption line of a figure: seeds, band and smoothing, then what the other marks are."""
+    extra = []
+    if cfg.kind == "pairwise" and cfg.tie_metric:
+        extra.append("Win rate: ties count half a win")
+    if cfg.kind == "curves_drop":
+        extra.append("Bars: mean peak-to-final drop of the smoothed curves, 95% bootstrap interval")
+    if smoke:
+        extra.append("Smoke run (tiny random-init model, a few steps): the paper's numbers are left out")
+    elif paper_drawn:
+        extra.append("Stars, ranges and grey bands: the paper's numbers (one seed, SPEC §1) in their curve's colour")
+    group = [c for c in (cfg.panels, cfg.hue) if c]
+    return curve_caption(frame, cfg.panel_metrics, group, extra=extra)
+
+
+def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None) -> plt.Figure:
+    """The figure for ``frame`` (a figure's long table) drawn as ``cfg`` says; ``smoke`` (default:
+    read from the runs' configs) labels it as a smoke figure and leaves the paper's numbers out."""
+    smoke = is_smoke(frame) if smoke is None else smoke
     panels = _panel_values(frame, cfg)
     extra = 1 if cfg.kind == "curves_drop" else 0
     titles = [cfg.label(p) if p is not None else "" for p in panels] + ["peak-to-final drop"] * extra
@@ -212,33 +252,38 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg) -> plt.Figure:
     hue_values = frame[cfg.hue].dropna().unique() if cfg.hue in frame else []
     colors = colors_for(hue_values)
     last_x = float(frame["step"].max()) if len(frame) else 1.0
+    rate_axes, paper_drawn = [], False
     for ax, panel in zip(axes, panels):
         rows, metric = _panel_rows(frame, cfg, panel)
         _curves(ax, rows, metric, cfg)
+        ax.set_xlabel("step")
         if cfg.kind == "pairwise":
             _pairwise_ties(ax, rows, cfg)
         if cfg.threshold is not None:
-            threshold_line(ax, cfg.threshold)
-        _overlay_paper(ax, cfg.paper_for(panel), colors, last_x)
+            threshold_line(ax, cfg.threshold, label=f"{cfg.threshold:g} threshold")
+        if not smoke:
+            paper = cfg.paper_for(panel)
+            _overlay_paper(ax, paper, colors, last_x)
+            paper_drawn = paper_drawn or bool(paper.points or paper.final or paper.band is not None)
         if cfg.ylim is not None:
             ax.set_ylim(*cfg.ylim)
+        elif is_rate(metric):
+            rate_axes.append(ax)
     axes[0].set_ylabel(cfg.ylabel or str(cfg.metric or ""))
     if extra:
-        _drop_bars(axes[-1], frame, cfg)
-    handles: dict[str, Any] = {}
-    for ax in axes[: len(panels)]:
-        for handle, text in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(text, handle)
-    if handles:
-        axes[len(panels) - 1].legend(list(handles.values()), list(handles), loc="best")
-    if cfg.title:
-        fig.suptitle(cfg.title)
+        drop_cfg = cfg if not smoke else replace(cfg, paper={})
+        _drop_bars(axes[-1], frame, drop_cfg)
+        paper_drawn = paper_drawn or (not smoke and bool(cfg.paper_for(None).drop))
+    title = cfg.title or f"{cfg.ylabel or cfg.metric or ', '.join(cfg.metrics)} vs step"
+    finish_figure(fig, axes, title, caption(frame, cfg, smoke, paper_drawn), smoke=smoke, rate_axes=rate_axes,
+                  step_axes=axes[: len(panels)], legend_handles={PAPER_LABEL: Line2D([], [], **PAPER_HANDLE)})
     return fig
 
 
-def draw_and_save(frame: pd.DataFrame, cfg: PlotCfg, path_without_suffix: str | Path) -> list[Path]:
+def draw_and_save(frame: pd.DataFrame, cfg: PlotCfg, path_without_suffix: str | Path,
+                  smoke: bool | None = None) -> list[Path]:
     """``draw`` then write PNG + PDF (``bot_repro.plots.style.save``); returns both paths."""
-    fig = draw(frame, cfg)
+    fig = draw(frame, cfg, smoke)
     try:
         return save(fig, path_without_suffix)
     finally:

@@ -1,9 +1,16 @@
 """The project's single plot style: rcParams, a fixed colour per algorithm, line styles, and saving.
 
 An algorithm keeps its colour in every figure (BoT-GRPO is always vermilion, GRPO always blue), using
-the colour-blind-safe Okabe-Ito palette. Values that are not algorithm names (a reward stack, a w_s
-value) take colours from a second palette that shares none of those colours, in sorted order, so a
-legend never shows two series in one colour. Other variants are told apart by line style.
+the colour-blind-safe Okabe-Ito palette; the pairs a reader compares most are far apart in it (BoT-GRPO
+vermilion vs PURE black and GRPO blue; orange, the colour closest to vermilion, goes to Dr. GRPO, which
+no figure sets beside BoT-GRPO). Each algorithm also has its own marker, so curves stay apart in
+greyscale. Values that are not algorithm names (a reward stack, a w_s value) take colours from Paul
+Tol's muted palette, which shares none of those colours, in sorted order, so a legend never shows two
+series in one colour. Other variants are told apart by line style.
+
+Rates (compile rate, Pass@k, success, win rate) are drawn on the full [0, 1] range (``is_rate``,
+``RATE_YLIM``) so that a run's numbers are never blown up by autoscaling, and every task names the
+held-out metric its figures and notebooks show first (``HEADLINE_METRICS``).
 """
 
 from __future__ import annotations
@@ -18,13 +25,17 @@ from matplotlib.figure import Figure
 
 ALGORITHM_COLORS: dict[str, str] = {
     "grpo": "#0072B2",  # blue
-    "dr_grpo": "#56B4E9",  # sky blue
+    "dr_grpo": "#E69F00",  # orange
     "dapo": "#009E73",  # bluish green
     "gspo": "#CC79A7",  # reddish purple
-    "pure": "#E69F00",  # orange
-    "ps_grpo": "#000000",  # black
+    "pure": "#000000",  # black
+    "ps_grpo": "#56B4E9",  # sky blue
     "bot_grpo": "#D55E00",  # vermilion
 }
+ALGORITHM_MARKERS: dict[str, str] = {
+    "grpo": "s", "dr_grpo": "X", "dapo": "D", "gspo": "v", "pure": "^", "ps_grpo": "P", "bot_grpo": "o",
+}
+HIGHLIGHT = "bot_grpo"  # the paper's method: drawn a little thicker and on top of the others
 ALGORITHM_LABELS: dict[str, str] = {
     "grpo": "GRPO",
     "dr_grpo": "Dr. GRPO",
@@ -41,6 +52,7 @@ LINESTYLES: tuple[Any, ...] = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 
 RC_PARAMS: dict[str, Any] = {
     "font.size": 9,
     "axes.titlesize": 10,
+    "figure.titlesize": 11,
     "axes.labelsize": 9,
     "legend.fontsize": 8,
     "xtick.labelsize": 8,
@@ -58,6 +70,13 @@ RC_PARAMS: dict[str, Any] = {
     "ps.fonttype": 42,
 }
 PNG_DPI = 150
+RATE_YLIM = (0.0, 1.0)
+# task name -> the held-out metric its figures show first (SPEC §6: compile rate, Pass@1, success rate)
+HEADLINE_METRICS: dict[str, str] = {
+    "react": "eval/compile_rate",
+    "aime": "eval/pass@1",
+    "mini": "eval/success_rate",
+}
 
 
 def apply_style() -> None:
@@ -68,6 +87,27 @@ def apply_style() -> None:
 def display_name(value: Any) -> str:
     """Legend text for a group value: the paper's spelling for algorithm names, ``str`` otherwise."""
     return ALGORITHM_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+
+
+def is_rate(metric: str) -> bool:
+    """Whether ``metric`` is a fraction in [0, 1] (``*_rate``, ``pass@k``, ``success``, ``win``/``tie``)."""
+    name = str(metric).rsplit("/", 1)[-1].lower()
+    return name.endswith("rate") or name.startswith("pass@") or name in ("success", "accuracy")
+
+
+def headline_metric(tasks: Iterable[str], metrics: Iterable[str]) -> str | None:
+    """The headline held-out metric of the first of ``tasks`` that logged it (see ``HEADLINE_METRICS``),
+    else the first ``eval/`` metric, else the first metric; None when there are none."""
+    metrics = list(metrics)
+    for task in tasks:
+        if HEADLINE_METRICS.get(str(task)) in metrics:
+            return HEADLINE_METRICS[str(task)]
+    return next((m for m in metrics if m.startswith("eval/")), metrics[0] if metrics else None)
+
+
+def marker_for(value: Any) -> str:
+    """The marker of an algorithm's curve (a circle for anything else)."""
+    return ALGORITHM_MARKERS.get(value, "o") if isinstance(value, str) else "o"
 
 
 def _sorted(values: Iterable[Any]) -> list[Any]:

@@ -62,7 +62,7 @@ def test_curve_figure_is_written_with_expected_artists(agg, tmp_path):
     assert len(ax.lines) == 4  # three curves + the threshold
     assert len(ax.collections) == 2 + 2  # bands for grpo and bot_grpo (pure has one seed), two marker sets
     colors = {line.get_label(): mcolors.to_hex(line.get_color()) for line in lines}
-    assert colors == {"BoT-GRPO": "#d55e00", "GRPO": "#0072b2", "PURE": "#e69f00"}
+    assert colors == {"BoT-GRPO": "#d55e00", "GRPO": "#0072b2", "PURE": "#000000"}
     paths = save(fig, tmp_path / "figs" / "figure_1")
     plt.close(fig)
     assert [p.name for p in paths] == ["figure_1.png", "figure_1.pdf"]
@@ -185,3 +185,204 @@ def test_paper_markers_reject_bad_points():
     with pytest.raises(ValueError, match=r"paper points must be a sequence of \(x, y\) pairs"):
         paper_markers(ax, [1.0, 2.0])
     plt.close(fig)
+
+
+# -- the frame every figure shares (issue 17): title, caption, [0, 1] rates, integer steps, legend ------
+
+
+def _figure_runs(root, smoke: bool, steps=(0, 1, 2), seeds=(0, 1)):
+    """Runs of fig1's layout (React compile rate per algorithm) on disk, as the trainer writes them."""
+    from bot_repro.analysis.synthetic import curve_records, run_config, run_info, write_run_dir
+
+    for alg, level in (("grpo", 0.1), ("pure", 0.3), ("bot_grpo", 0.5)):
+        for seed in seeds:
+            ys = [min(1.0, level + 0.05 * seed + 0.02 * i) for i in range(len(steps))]
+            config = run_config(alg, seed, smoke=smoke, task={"name": "react"}, model={"name": "qwen2_5_3b"})
+            write_run_dir(root / f"{alg}_{seed}", config, curve_records(steps, {"eval/compile_rate": ys}), run_info(seed))
+
+
+FIG1_PLOT = {"kind": "curves", "metric": "eval/compile_rate", "threshold": 0.8, "baseline": "grpo",
+             "ylabel": "held-out compile rate", "title": "React, Qwen2.5-3B: compile rate",
+             "paper": {"claim": "C1", "points": {"bot_grpo": [[1, 0.8]]}, "final": {"pure": 0.61}}}
+
+
+def _draw(root, raw=FIG1_PLOT, smoke=None):
+    import warnings
+
+    from bot_repro.figures.runs import load_figure_runs
+    from bot_repro.plots.figures import SMOKE_COLUMN, draw, plot_config
+
+    cfg = plot_config(raw, "plot")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = load_figure_runs(root, [*cfg.columns, SMOKE_COLUMN])
+    fig = draw(frame, cfg, smoke)
+    fig.canvas.draw()
+    return fig
+
+
+def _stars(fig):
+    from matplotlib.collections import PathCollection
+
+    return [c for ax in fig.axes for c in ax.collections if isinstance(c, PathCollection) and len(c.get_offsets())]
+
+
+def _overlaps(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _check_frame(fig):
+    """Every figure: a title, a caption (seeds, band, smoothing), integer step ticks, one legend that
+    overlaps no axes and no title."""
+    from bot_repro.plots.curves import figure_caption
+
+    renderer = fig.canvas.get_renderer()
+    assert fig.get_suptitle().strip()
+    caption = figure_caption(fig)
+    assert "seed" in caption and "band" in caption and "smoothed with ema (alpha=0.5)" in caption
+    (legend,) = fig.legends
+    box = legend.get_window_extent(renderer)
+    for ax in fig.axes:
+        assert not _overlaps(box, ax.get_window_extent(renderer)), "the legend covers an axes"
+        assert ax.get_legend() is None
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    assert not _overlaps(box, fig._suptitle.get_window_extent(renderer))
+    return caption
+
+
+def test_smoke_figure_is_labelled_and_has_no_paper_markers(tmp_path):
+    _figure_runs(tmp_path, smoke=True)
+    fig = _draw(tmp_path)  # smoke read from the runs' configs
+    title = fig.get_suptitle()
+    assert title.startswith("SMOKE: tiny random model") and "React, Qwen2.5-3B: compile rate" in title
+    assert _stars(fig) == [] and not any("paper" in t.get_text() for t in fig.legends[0].get_texts())
+    (ax,) = fig.axes
+    assert ax.get_ylim() == (0.0, 1.0)  # a rate: the full range, not an autoscaled sliver
+    lo, hi = ax.get_xlim()
+    assert [t for t in ax.get_xticks() if lo <= t <= hi] == [0, 1, 2]
+    caption = _check_frame(fig)
+    assert "Mean of 2 seeds per curve (seeds 0, 1)" in caption and "left out" in caption
+    plt.close(fig)
+
+
+def test_real_figure_keeps_paper_markers_and_says_what_they_are(tmp_path):
+    _figure_runs(tmp_path, smoke=False, steps=(0, 10, 20, 30), seeds=(0,))
+    fig = _draw(tmp_path)
+    assert fig.get_suptitle() == "React, Qwen2.5-3B: compile rate"
+    assert sorted(tuple(c.get_offsets()[0]) for c in _stars(fig)) == [(1.0, 0.8), (30.0, 0.61)]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == ["BoT-GRPO", "GRPO", "PURE", "0.8 threshold", "paper, 1 seed"]
+    caption = _check_frame(fig)
+    assert "1 seed per curve (seed 0); no band (one seed)" in caption and "paper's numbers" in caption
+    plt.close(fig)
+    fig = _draw(tmp_path, smoke=True)  # the caller (debug=smoke) can insist
+    assert "SMOKE" in fig.get_suptitle() and _stars(fig) == []
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("raw", [
+    {"kind": "metric_panels", "metrics": ["eval/compile_rate", "eval/pass@1"], "title": "two panels"},
+    {"kind": "curves_drop", "metric": "eval/compile_rate", "title": "drop", "paper": {"drop": {"grpo": 0.1}}},
+    {"kind": "curves", "metric": "eval/compile_rate", "panels": "model.name", "title": "per model",
+     "panel_order": ["qwen2_5_3b", "smollm3_3b"], "labels": {"qwen2_5_3b": "Qwen2.5-3B"}},
+])
+def test_every_kind_gets_the_frame(tmp_path, raw):
+    _figure_runs(tmp_path, smoke=True)
+    fig = _draw(tmp_path, raw)
+    _check_frame(fig)
+    assert _stars(fig) == []
+    curve_axes = fig.axes[:-1] if raw["kind"] == "curves_drop" else fig.axes
+    for ax in curve_axes:
+        if ax.lines:  # a panel with data: compile rate and pass@1 are rates
+            assert ax.get_ylim() == (0.0, 1.0)
+    if raw["kind"] == "curves":
+        assert [ax.get_title() for ax in fig.axes] == ["Qwen2.5-3B", "smollm3_3b"]
+    plt.close(fig)
+
+
+def test_tiny_stand_ins_keep_their_model_panel(tmp_path):
+    """A smoke run whose model name says tiny (tiny_qwen2_5_3b) fills the qwen2_5_3b panel."""
+    from bot_repro.plots.figures import _panel_values, plot_config
+
+    cfg = plot_config({"kind": "curves", "metric": "m", "panels": "model.name", "labels": {"qwen2_5_3b": "Qwen2.5-3B"},
+                       "panel_order": ["qwen2_5_3b", "smollm3_3b"]}, "plot")
+    frame = pd.DataFrame({"model.name": ["tiny_qwen2_5_3b", "tiny_smollm3_3b"]})
+    assert _panel_values(frame, cfg) == ["tiny_qwen2_5_3b", "tiny_smollm3_3b"]
+    assert cfg.label("tiny_qwen2_5_3b") == "tiny Qwen2.5-3B"
+
+
+def _srgb_to_lab(hex_color: str) -> np.ndarray:
+    rgb = np.array(mcolors.to_rgb(hex_color))
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return _lin_to_lab(lin)
+
+
+def _lin_to_lab(lin: np.ndarray) -> np.ndarray:
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ lin
+    xyz = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+# Machado et al. (2009), severity 1.0, on linear RGB
+CVD = {
+    "protan": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]),
+    "deutan": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]),
+}
+
+
+def _seen(hex_color: str, deficiency: str | None) -> np.ndarray:
+    rgb = np.array(mcolors.to_rgb(hex_color))
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return _lin_to_lab(np.clip(CVD[deficiency] @ lin, 0, 1) if deficiency else lin)
+
+
+@pytest.mark.parametrize("deficiency", [None, "protan", "deutan"])
+def test_bot_grpo_stands_apart_from_its_baselines_for_colour_blind_readers(deficiency):
+    """CIE76 colour differences with normal vision and as protanopes and deuteranopes see them: BoT-GRPO
+    vs PURE (the issue's pair; vermilion vs the old orange was 33, 25 and 18) at least 60, vs every other
+    algorithm of figure 1 and the mini demo at least 35. Orange, the colour nearest vermilion, is Dr.
+    GRPO's, which no figure sets beside BoT-GRPO; every algorithm also has its own marker."""
+    from bot_repro.plots.style import ALGORITHM_MARKERS
+
+    bot = _seen(ALGORITHM_COLORS["bot_grpo"], deficiency)
+    for other, least in (("pure", 60), ("grpo", 35), ("dapo", 35), ("gspo", 35), ("ps_grpo", 35)):
+        delta = float(np.linalg.norm(bot - _seen(ALGORITHM_COLORS[other], deficiency)))
+        assert delta >= least, f"BoT-GRPO vs {other}: delta E {delta:.0f} ({deficiency or 'normal vision'})"
+    assert len(set(ALGORITHM_MARKERS.values())) == len(ALGORITHM_MARKERS) == len(ALGORITHM_COLORS)
+
+
+def test_headline_metric_per_task():
+    from bot_repro.plots.style import headline_metric, is_rate
+
+    metrics = ["eval/completion_length", "eval/compile_any_rate", "eval/compile_rate", "eval/pass@1", "loss"]
+    assert headline_metric(["react"], metrics) == "eval/compile_rate"
+    assert headline_metric(["aime"], metrics) == "eval/pass@1"
+    assert headline_metric(["mini"], metrics + ["eval/success_rate"]) == "eval/success_rate"
+    assert headline_metric(["unknown"], metrics) == "eval/completion_length"
+    assert headline_metric([], []) is None
+    assert all(is_rate(m) for m in ("eval/compile_rate", "eval/pass@4", "pairwise/win_rate", "eval/success_rate"))
+    assert not any(is_rate(m) for m in ("eval/completion_length", "loss", "eval/eslint_errors_mean"))
+
+
+def test_summary_records_the_command_that_ran(tmp_path, monkeypatch):
+    """``python -m bot_repro.figures reproduce 1 debug=smoke ...`` (what make runs) is what summary.md
+    names, with the command that replots it; a smoke summary says SMOKE."""
+    import json
+    import sys
+
+    from bot_repro.figures import FIGURES, pipeline
+
+    _figure_runs(tmp_path / "runs" / "fig1_compile_rate" / "sweep", smoke=True)
+    argv = ["/repo/bot_repro/figures/__main__.py", "reproduce", "1", "debug=smoke", "--runs-root", str(tmp_path / "runs")]
+    monkeypatch.setattr(sys, "argv", argv)
+    roots = pipeline.Roots(tmp_path / "runs", tmp_path / "results")
+    pipeline.plot(FIGURES["fig1_compile_rate"], ["debug=smoke"], roots)
+    out = tmp_path / "results" / "fig1_compile_rate"
+    md = (out / "summary.md").read_text()
+    assert md.startswith("# SMOKE summary: eval/compile_rate\n\n> SMOKE: tiny random model")
+    assert f"- command: `python -m bot_repro.figures reproduce 1 debug=smoke --runs-root {tmp_path / 'runs'}`" in md
+    assert f"- replot: `python -m bot_repro.figures plot fig1_compile_rate debug=smoke --runs-root {tmp_path / 'runs'}`" in md
+    meta = json.loads((out / "summary.json").read_text())["meta"]
+    assert meta["command"].startswith("python -m bot_repro.figures reproduce 1") and meta["smoke"]
