@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
+import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +29,8 @@ from bot_repro.figures.pairwise import PairwiseCfg, run_pairwise
 from bot_repro.figures.runs import load_figure_runs, run_table
 from bot_repro.figures.specs import FigureSpec
 from bot_repro.figures.sweep import FigureError
-from bot_repro.plots.figures import PlotCfg, draw_and_save, plot_config
+from bot_repro.plots.curves import SMOKE_TITLE
+from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, is_smoke, plot_config
 
 log = logging.getLogger("bot_repro.figures")
 
@@ -119,20 +122,48 @@ def plot(spec: FigureSpec, overrides: Sequence[str], roots: Roots, run_roots: Se
     settings = plot_settings(spec, cfg)
     source = [roots.runs / (spec.slug if spec.post else spec.runs_slug)] if not run_roots else list(run_roots)
     try:
-        frame = load_figure_runs(source, settings.columns)
+        frame = load_figure_runs(source, [*settings.columns, SMOKE_COLUMN])
     except FileNotFoundError as exc:
         raise FigureError(f"{spec.slug}: {exc}; run `make reproduce-figure-{spec.number}` first") from exc
+    smoke = sweep.is_smoke(overrides) or is_smoke(frame)
     out_dir = roots.results / spec.slug
-    paths = draw_and_save(frame, settings, out_dir / spec.slug)
-    write_summary(spec, settings, frame, out_dir, " ".join(["python -m bot_repro.figures plot", spec.slug, *overrides]))
+    paths = draw_and_save(frame, settings, out_dir / spec.slug, smoke=smoke)
+    command, replot = command_lines(spec, overrides)
+    write_summary(spec, settings, frame, out_dir, command, smoke=smoke, replot=replot)
     run_table(frame, settings.columns).to_csv(out_dir / "runs.csv", index=False)
     log.info("%s: wrote %s", spec.slug, ", ".join(map(str, paths)))
     return paths
 
 
-def write_summary(spec: FigureSpec, settings: PlotCfg, frame: pd.DataFrame, out_dir: Path, command: str) -> None:
-    """Per-metric summaries (final value, threshold crossings, speed-ups, drops with intervals)."""
+def command_lines(spec: FigureSpec, overrides: Sequence[str]) -> tuple[str, str]:
+    """(the command that ran, the command that redraws the figure from the same runs).
+
+    When this process is the figures CLI (``python -m bot_repro.figures ...``, which ``make
+    reproduce-figure-N`` and ``make figure-N`` call) the first is its command line as typed; else
+    (a library call) it is the equivalent ``plot`` command."""
+    prog = ["python", "-m", "bot_repro.figures"]
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is None or argv0.name != "__main__.py" or argv0.parent.name != "figures":
+        replot = shlex.join([*prog, "plot", spec.slug, *overrides])
+        return replot, replot
+    args = list(sys.argv[1:])
+    figure = next((i for i, a in enumerate(args) if i > 0 and a in ("all", spec.slug, str(spec.number))), None)
+    replot = ["plot", *args[1:]]
+    if figure is not None:
+        replot[figure] = spec.slug  # `reproduce 1` and `plot all` replot as `plot fig1_compile_rate`
+    replot = [a for a in replot if a not in ("--subprocess", "--retrain")]
+    return shlex.join([*prog, *args]), shlex.join([*prog, *replot])
+
+
+def write_summary(spec: FigureSpec, settings: PlotCfg, frame: pd.DataFrame, out_dir: Path, command: str,
+                  smoke: bool = False, replot: str | None = None) -> None:
+    """Per-metric summaries (final value, threshold crossings, speed-ups, drops with intervals);
+    ``command`` is the command that ran, ``replot`` the one that redraws the figure from its runs."""
     meta = {**collect_meta(command), "figure": spec.slug, "claim": spec.claim}
+    if replot and replot != command:
+        meta["replot"] = replot
+    if smoke:
+        meta["smoke"] = f"{SMOKE_TITLE}: a few steps of a random-init model; the numbers test the pipeline only"
     threshold = None if settings.kind == "pairwise" else settings.threshold
     summaries, markdown = [], []
     for metric in settings.panel_metrics:
