@@ -19,7 +19,8 @@ Conventions where SPEC leaves room (ours):
 - sequence-level estimators (grpo, dr_grpo, dapo, gspo) take group statistics over all K
   rollouts, empty completions included (their sequence reward is defined; they just have no
   token to carry an advantage);
-- a mean over an empty completion is 0 (``token_mean`` sequence rewards, PURE's baseline);
+- a mean over an empty completion is 0 (``token_mean`` sequence rewards, PURE's step baseline),
+  and so is PURE's token baseline when the other rollouts have no token;
 - a group whose rewards are all equal gets exactly 0, not eps-amplified rounding noise (the
   per-rollout values of the sequence-level estimators are computed in float64, which costs
   nothing on [B]; token-level work stays float32);
@@ -41,20 +42,18 @@ from bot_repro.algorithms.batch import (
     sequence_rewards,
 )
 from bot_repro.algorithms.options import OPTION_CHECKS, check_overlong
-from bot_repro.algorithms.pooled import group_token_stats, pooled_token_stats, zero_std_groups
+from bot_repro.algorithms.pooled import pooled_token_stats
 from bot_repro.algorithms.registry import register_advantage
 
 __all__ = [
     "bot_grpo",
     "dapo",
     "dr_grpo",
-    "group_token_stats",
     "grpo",
     "gspo",
     "min_form_credit",
     "ps_grpo",
     "pure",
-    "zero_std_groups",
 ]
 
 
@@ -200,6 +199,14 @@ def _leave_one_out_mean(x: Tensor, K: int) -> Tensor:
     return ((xg.sum(-1, keepdim=True) - xg) / (K - 1)).reshape(-1)
 
 
+def _leave_one_out_ratio(num: Tensor, den: Tensor, K: int) -> Tensor:
+    """[B] (sum of ``num`` over the other K - 1 rows) / (sum of ``den`` over them); 0 where that sum is 0."""
+    ng, dg = num.view(-1, K), den.view(-1, K)
+    other_num = ng.sum(-1, keepdim=True) - ng
+    other_den = dg.sum(-1, keepdim=True) - dg
+    return torch.where(other_den > 0, other_num / other_den.clamp(min=1.0), 0.0).reshape(-1)
+
+
 @register_advantage("pure")
 def pure(
     batch: RewardBatch,
@@ -208,32 +215,49 @@ def pure(
     w_s: float = 1.0,
     eps: float = 1e-6,
     temperature: float = 0.1,
+    baseline: str = "token",
     whiten: bool = False,
+    std: str = "unbiased",
 ) -> Tensor:
-    """PURE (min-form credit assignment), tokens as steps.
+    """PURE (min-form credit assignment) as PURE's ``train_pure.sh`` runs it (RLOO), tokens as steps.
 
     q_{k,t} = ``min_form_credit`` (p = w_s S, softmax(-p / temperature) weights over valid tokens);
-    b_k = mean_{j != k} (mean_t q_{j,t}) (leave-one-out over the other K-1 rollouts; an empty
-    rollout's mean is 0); q'_{k,t} = q_{k,t} - b_k on valid tokens; w_g (G_k - mean_{j != k} G_j)
-    added at rollout k's last valid token; A_{k,t} = sum_{t' >= t} q'_{k,t'} (return to go).
-    No std normalisation; ``whiten`` = (A - mean) / (std + eps) over all valid tokens of the
-    batch (population std). ``eps`` is only used by ``whiten``.
+    q'_{k,t} = q_{k,t} - b_k on valid tokens, with the leave-one-out process-reward baseline
+      ``baseline="token"`` (default; PURE's ``--reward_baseline token``, the one its script uses):
+        b_k = sum_{j != k} sum_t q_{j,t} / sum_{j != k} L_j, the mean reward per token of the other
+        rollouts' pooled tokens (0 when they have no token);
+      ``baseline="step"`` (PURE's ``--reward_baseline step``):
+        b_k = mean_{j != k} (sum_t q_{j,t} / L_j), the mean over the other K-1 rollouts of their
+        mean reward per step (an empty rollout's mean is 0).
+    The verifiable reward w_g (G_k - mean_{j != k} G_j) is added at rollout k's last valid token,
+    and A_{k,t} = sum_{t' >= t} q'_{k,t'} (return to go). The two baselines agree when K = 2 or
+    all lengths are equal.
+
+    No std normalisation by default; ``whiten`` = (A - mean) / (std + eps) over all valid tokens
+    of the batch, with ``std="unbiased"`` (default) the Bessel-corrected std n/(n-1) of PURE's
+    verl branch (``verl_F.masked_whiten``, which uses (A - mean) * rsqrt(var + 1e-8)) or
+    ``std="population"``. ``eps`` and ``std`` are only used by ``whiten``.
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
-    m, K = batch.m, batch.K
+    m, K, L = batch.m, batch.K, batch.L
     q = min_form_credit(batch.S, m > 0, w_s=w_s, temperature=temperature)
-    q_mean = q.sum(-1) / batch.L.clamp(min=1.0)
-    q = (q - _leave_one_out_mean(q_mean, K).unsqueeze(-1)) * m
-    verifiable = w_g * (batch.G - _leave_one_out_mean(batch.G, K)) * (batch.L > 0)
-    batch.require_finite(torch.stack([q_mean, verifiable]))
+    q_sum = q.sum(-1)
+    if baseline == "token":
+        b = _leave_one_out_ratio(q_sum, L, K)
+    else:
+        b = _leave_one_out_mean(q_sum / L.clamp(min=1.0), K)
+    q = (q - b.unsqueeze(-1)) * m
+    verifiable = w_g * (batch.G - _leave_one_out_mean(batch.G, K)) * (L > 0)
+    batch.require_finite(torch.stack([q_sum, verifiable]))
     last = (batch.T - 1) - m.flip(-1).argmax(-1)  # argmax: first maximum = last valid token
     q.scatter_add_(1, last.unsqueeze(-1), verifiable.unsqueeze(-1))
     A = reverse_cumsum(q) * m
     if whiten:
-        n_valid = m.sum().clamp(min=1.0)
-        centred = (A - A.sum() / n_valid) * m
-        A = centred / ((centred.square().sum() / n_valid).sqrt() + eps)
+        n_valid = m.sum()
+        centred = (A - A.sum() / n_valid.clamp(min=1.0)) * m
+        dof = n_valid - 1.0 if std == "unbiased" else n_valid
+        A = centred / ((centred.square().sum() / dof.clamp(min=1.0)).sqrt() + eps)
     return A
 
 
@@ -281,11 +305,15 @@ def bot_grpo(
     mu = sum_{k,t} w_{k,t} r_{k,t}; sigma^2 = sum_{k,t} w_{k,t} (r_{k,t} - mu)^2 over valid tokens;
     A_{k,t} = (r_{k,t} - mu) / (sigma + eps).
     weighting: ``inverse_length`` w = 1/(K_eff L_k) (paper) or ``uniform`` w = 1/N_tokens.
-    std: ``population`` or ``unbiased`` (sigma^2 / (1 - sum w^2), reliability-weights correction
-    with normalised weights). Empty completions (L_k == 0) are left out of mu and sigma
-    (K_eff = non-empty rollouts) and get 0. zero_std, for groups with sigma <= 1e-8: ``zero`` and
-    ``drop`` give A = 0 (with ``drop`` the trainer removes those groups, see ``zero_std_groups``),
-    ``eps`` gives (r - mu) / eps.
+    With inverse_length this is SPEC's mu = (1/K) sum_k (1/L_k) sum_t r_{k,t} and
+    sigma^2 = (1/K) sum_k (1/L_k) sum_t (r_{k,t} - mu)^2.
+    std: ``population`` or ``unbiased`` = sigma^2 * n / (n - 1), n = K_eff (rollouts) for
+    inverse_length, as GRPO's unbiased std, so that a constant local signal gives GRPO with the
+    same std option whatever the lengths; n = N (tokens) for uniform; n <= 1 counts as zero std.
+    Empty completions (L_k == 0) are left out of mu and sigma (K_eff = non-empty rollouts) and
+    get 0. zero_std, for groups with sigma <= 1e-8: ``zero`` and ``drop`` give A = 0 (with
+    ``drop`` the trainer removes the groups whose advantages are all 0), ``eps`` gives
+    (r - mu) / eps.
 
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """

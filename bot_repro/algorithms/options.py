@@ -20,6 +20,7 @@ SEQ_REWARD_CHOICES = ("global", "token_mean", "token_sum")
 WEIGHTING_CHOICES = ("inverse_length", "uniform")
 ZERO_STD_CHOICES = ("zero", "eps", "drop")
 REDUCE_CHOICES = ("mean", "sum")
+BASELINE_CHOICES = ("token", "step")
 
 Checker = Callable[[str, Any, str], None]
 
@@ -84,6 +85,7 @@ OPTION_CHECKS: dict[str, Checker] = {
     "weighting": choice(*WEIGHTING_CHOICES),
     "zero_std": choice(*ZERO_STD_CHOICES),
     "reduce": choice(*REDUCE_CHOICES),
+    "baseline": choice(*BASELINE_CHOICES),
     "whiten": boolean,
     "temperature": positive_real,
     "max_completion_length": optional_positive_int,

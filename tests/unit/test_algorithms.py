@@ -1,4 +1,4 @@
-"""Golden values (SPEC §2, computed by hand) and defining properties of the advantage estimators."""
+"""Golden values (SPEC §2 and issue #11, computed by hand) and defining properties of the advantage estimators."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.core_algos import group_token_stats, min_form_credit, zero_std_groups
+from bot_repro.algorithms.core_algos import min_form_credit
 
 NORMALISED = ["grpo", "dapo", "gspo", "ps_grpo", "bot_grpo"]
 
@@ -33,6 +33,15 @@ def assert_rows(out, mask, expected, atol=1e-5):
         assert row == pytest.approx(exp, abs=atol)
 
 
+def implied_stats(out, rewards, mask, eps=1e-6):
+    """(mu, sigma) that A = (r - mu) / (sigma + eps) implies, from the tokens of one group with the
+    smallest and largest reward (the statistics are read off the estimator's output)."""
+    r, a = rewards[mask].double(), out[mask].double()
+    lo, hi = int(r.argmin()), int(r.argmax())
+    scale = (a[hi] - a[lo]) / (r[hi] - r[lo])  # 1 / (sigma + eps)
+    return (r[hi] - a[hi] / scale).item(), (1.0 / scale - eps).item()
+
+
 # -- SPEC golden vectors -----------------------------------------------------------------------
 
 GOLDEN_R = [[1.0, 0.5], [0.5, 0.0, -0.5], [1.0, 1.0, 1.0, 1.0]]
@@ -43,17 +52,22 @@ def test_bot_golden_vector():
     G = torch.zeros(3)
     out = ADVANTAGES["bot_grpo"](G, S, mask, 3)
     assert_rows(out, mask, [[0.821993, -0.164399], [-0.164399, -1.150791, -2.137183], [0.821993] * 4])
-    mu, sigma = group_token_stats(G, S, mask, 3)
-    assert mu.tolist() == pytest.approx([0.583333], abs=1e-6)
-    assert sigma.tolist() == pytest.approx([0.506897], abs=1e-6)
+    assert implied_stats(out, S, mask) == pytest.approx((0.583333, 0.506897), abs=1e-6)
+
+
+def test_bot_golden_vector_unbiased_is_k_over_k_minus_1():
+    # sigma^2 = 0.506897^2 * 3 / 2, not / (1 - sum_i w_i^2) (reliability weights would give 0.55...)
+    S, mask = ragged(GOLDEN_R)
+    out = ADVANTAGES["bot_grpo"](torch.zeros(3), S, mask, 3, std="unbiased")
+    assert_rows(out, mask, [[0.671155, -0.134231], [-0.134231, -0.939617, -1.745003], [0.671155] * 4])
+    assert implied_stats(out, S, mask) == pytest.approx((0.583333, 0.620819), abs=1e-6)
 
 
 def test_bot_uniform_weighting_is_the_unweighted_pool_and_differs_from_golden():
     S, mask = ragged(GOLDEN_R)
     G = torch.zeros(3)
-    mu, sigma = group_token_stats(G, S, mask, 3, weighting="uniform")
-    assert (mu.item(), sigma.item()) == pytest.approx((0.611111, 0.515201), abs=1e-6)
     uniform = ADVANTAGES["bot_grpo"](G, S, mask, 3, weighting="uniform")
+    assert implied_stats(uniform, S, mask) == pytest.approx((0.611111, 0.515201), abs=1e-6)
     expected = [[(v - 0.6111111) / (0.5152010 + 1e-6) for v in row] for row in GOLDEN_R]
     assert_rows(uniform, mask, expected)
     # dropping 1/L_k must be visible: the golden test above would fail on these values
@@ -108,6 +122,65 @@ def test_dapo_soft_overlong_punishment_by_hand():
     assert torch.all(ADVANTAGES["dapo"](G, local, mask, 4) == 0)  # no punishment unless configured
 
 
+PURE_G = [1.0, 0.0, 1.0]
+PURE_S = [[0.0, -1.0], [1.0, 0.0, -1.0], [0.0, 0.0, 0.0, 0.0]]
+PURE_OPTIONS = {"w_g": 1.0, "w_s": 0.5, "temperature": 0.1}
+
+
+def test_pure_golden_vector_token_baseline():
+    """Issue #11's golden vector, by hand: p = 0.5 S, p* = softmax(-p / 0.1) p per rollout, the token
+    baseline b_k = sum_{j != k} sum_t p*_j / sum_{j != k} L_j, VR = G - leave-one-out mean of G."""
+    S, mask = ragged(PURE_S)
+    G = torch.tensor(PURE_G)
+    p_star = min_form_credit(S, mask, w_s=0.5, temperature=0.1)
+    assert_rows(p_star, mask, [[0.0, -0.496654], [0.000023, 0.0, -0.496631], [0.0] * 4], atol=1e-6)
+    out = ADVANTAGES["pure"](G, S, mask, 3, **PURE_OPTIONS)
+    expected = [
+        [0.145235, 0.074291],
+        [-1.248282, -1.331080, -1.413856],
+        [1.294610, 1.095957, 0.897305, 0.698652],
+    ]
+    assert_rows(out, mask, expected, atol=2e-6)
+    # read b and VR back: A_t - A_{t+1} = p*_t - b before the last token; A_L = p*_L - b + VR
+    b, vr = [], []
+    for k, L in enumerate(mask.sum(-1).tolist()):
+        b.append((p_star[k, 0] - (out[k, 0] - out[k, 1])).item())
+        vr.append((out[k, L - 1] - p_star[k, L - 1] + b[-1]).item())
+    assert b == pytest.approx([-0.070944, -0.082776, -0.198652], abs=2e-6)
+    assert vr == pytest.approx([0.5, -1.0, 0.5], abs=2e-6)
+    assert ADVANTAGES["pure"].option_defaults["baseline"] == "token"
+
+
+def test_pure_step_baseline_is_the_mean_of_per_rollout_means():
+    # b_k = mean_{j != k} (sum_t p*_j / L_j): rollout means -0.248327, -0.165536, 0
+    S, mask = ragged(PURE_S)
+    out = ADVANTAGES["pure"](torch.tensor(PURE_G), S, mask, 3, baseline="step", **PURE_OPTIONS)
+    b = [(-0.165536 + 0.0) / 2, (-0.248327 + 0.0) / 2, (-0.248327 - 0.165536) / 2]
+    p_star = [[0.0, -0.496654], [0.000023, 0.0, -0.496631], [0.0] * 4]
+    vr = [0.5, -1.0, 0.5]
+    expected = []
+    for k in range(3):
+        steps = [p - b[k] for p in p_star[k]]
+        steps[-1] += vr[k]
+        expected.append([sum(steps[t:]) for t in range(len(steps))])
+    assert_rows(out, mask, expected, atol=3e-6)
+    # the token baseline's golden values differ: the default is not the step baseline
+    assert (out - ADVANTAGES["pure"](torch.tensor(PURE_G), S, mask, 3, **PURE_OPTIONS)).abs().max() > 0.05
+
+
+def test_pure_whiten_bessel_by_default_population_as_switch():
+    S, mask = ragged(PURE_S)
+    G = torch.tensor(PURE_G)
+    raw = ADVANTAGES["pure"](G, S, mask, 3, **PURE_OPTIONS)[mask].double()
+    n = raw.numel()  # 9 tokens
+    centred = raw - raw.mean()
+    for std, dof in (("unbiased", n - 1), ("population", n)):
+        whitened = ADVANTAGES["pure"](G, S, mask, 3, whiten=True, std=std, **PURE_OPTIONS)[mask].double()
+        sd = (centred.square().sum() / dof).sqrt()
+        torch.testing.assert_close(whitened, centred / (sd + 1e-6), rtol=1e-5, atol=1e-6)
+    assert ADVANTAGES["pure"].option_defaults["std"] == "unbiased"
+
+
 def test_pure_by_hand():
     # constant local rewards per row: uniform softmax, q = p / L
     G = torch.tensor([0.0, 1.0])
@@ -135,12 +208,21 @@ def random_batch(seed, n_groups=3, K=4, T=12, empty=False):
     return torch.randn(B, generator=gen), torch.randn(B, T, generator=gen) * mask, mask
 
 
+@pytest.mark.parametrize("std", ["population", "unbiased"])
+@pytest.mark.parametrize("K", [2, 4, 8])
 @pytest.mark.parametrize("seed", range(3))
-def test_bot_with_zero_local_rewards_is_grpo_population(seed):
-    G, _, mask = random_batch(seed)
+def test_bot_with_zero_local_rewards_is_grpo(seed, K, std):
+    """S = 0 (and any S constant over the group's tokens): BoT equals GRPO with the same std option,
+    whatever the (ragged, non-empty) lengths."""
+    G, _, mask = random_batch(seed, K=K, T=4 * K)
+    assert len(set(mask.sum(-1).tolist())) > 2  # ragged
     local = torch.zeros_like(mask, dtype=torch.float32)
-    bot = ADVANTAGES["bot_grpo"](G, local, mask, 4, w_g=2.5)
-    torch.testing.assert_close(bot, ADVANTAGES["grpo"](G, local, mask, 4, w_g=2.5), rtol=1e-5, atol=1e-5)
+    bot = ADVANTAGES["bot_grpo"](G, local, mask, K, w_g=2.5, std=std)
+    grpo = ADVANTAGES["grpo"](G, local, mask, K, w_g=2.5, std=std)
+    torch.testing.assert_close(bot, grpo, rtol=1e-5, atol=1e-5)
+    constant = torch.full_like(local, -0.3)
+    bot_c = ADVANTAGES["bot_grpo"](G, constant, mask, K, w_g=2.5, w_s=0.5, std=std)
+    torch.testing.assert_close(bot_c, grpo, rtol=1e-5, atol=1e-5)
 
 
 def repeat_rollout(S, mask, k):
@@ -157,13 +239,13 @@ def repeat_rollout(S, mask, k):
 def test_bot_statistics_ignore_repeating_a_rollout_only_with_inverse_length():
     G, S, mask = random_batch(7, n_groups=1, K=4, T=6)
     wide, wide_mask = repeat_rollout(S, mask, k=2)
-    before, after = group_token_stats(G, S, mask, 4), group_token_stats(G, wide, wide_mask, 4)
-    torch.testing.assert_close(after, before)
-    out, out_wide = ADVANTAGES["bot_grpo"](G, S, mask, 4), ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4)
-    torch.testing.assert_close(out_wide[:, : S.shape[1]][mask], out[mask])
-    uniform_before = group_token_stats(G, S, mask, 4, weighting="uniform")
-    uniform_after = group_token_stats(G, wide, wide_mask, 4, weighting="uniform")
-    assert abs(uniform_after[0] - uniform_before[0]) > 1e-3
+    for std in ("population", "unbiased"):
+        out = ADVANTAGES["bot_grpo"](G, S, mask, 4, std=std)
+        out_wide = ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4, std=std)
+        torch.testing.assert_close(out_wide[:, : S.shape[1]][mask], out[mask])
+    uniform = ADVANTAGES["bot_grpo"](G, S, mask, 4, weighting="uniform")
+    uniform_wide = ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4, weighting="uniform")
+    assert (uniform_wide[:, : S.shape[1]][mask] - uniform[mask]).abs().max() > 1e-3
 
 
 @pytest.mark.parametrize("name", sorted(ADVANTAGES))
@@ -203,7 +285,9 @@ def test_zero_std_groups_and_modes():
     G = torch.tensor([0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.2, 0.9])
     S, mask = ragged([[0.7] * 3, [0.7] * 6, [0.0], [2e-9], [0.5], [0.5], [0.1, 0.4], [0.2]], width=6)
     mask[4:6] = False
-    assert zero_std_groups(G, S, mask, 2, 3.0, 0.1).tolist() == [True, True, True, False]
+    # groups 0-2 count as zero std (the 2e-9 spread is below the 1e-8 tolerance): A = 0 exactly
+    zero = ADVANTAGES["bot_grpo"](G, S, mask, 2, w_g=3.0, w_s=0.1)
+    assert torch.all(zero[:6] == 0) and torch.all(zero[6:][mask[6:]] != 0)
     eps_mode = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps")
     assert torch.all(eps_mode[:2] == 0) and torch.all(eps_mode[4:6] == 0)
     assert eps_mode[2:4, 0].tolist() == pytest.approx([-1e-3, 1e-3], rel=1e-3)  # (r - mu) / eps
@@ -222,7 +306,6 @@ def test_equal_rewards_give_exact_zeros_at_realistic_scale():
     for name in ADVANTAGES:
         if name != "pure":  # PURE is not normalised: equal rewards still get the min-form credit
             assert torch.all(ADVANTAGES[name](G, local, mask, 8, w_g=3.0, w_s=0.5) == 0), name
-    assert zero_std_groups(G, local, mask, 8, 3.0, 0.5).tolist() == [True]
 
 
 def test_empty_batches_return_zeros_of_the_right_shape():

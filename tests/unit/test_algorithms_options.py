@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.core_algos import min_form_credit, zero_std_groups
+from bot_repro.algorithms.core_algos import min_form_credit
 from bot_repro.algorithms.registry import compute_advantages, validate_options
 from bot_repro.config_errors import ConfigError
 
@@ -31,6 +31,7 @@ def test_documented_defaults():
     assert defaults["grpo"]["std"] == "population" and defaults["grpo"]["seq_reward"] == "global"
     assert defaults["dapo"]["seq_reward"] == "token_mean" and defaults["gspo"]["seq_reward"] == "token_mean"
     assert defaults["pure"]["temperature"] == 0.1 and defaults["pure"]["whiten"] is False
+    assert defaults["pure"]["baseline"] == "token" and defaults["pure"]["std"] == "unbiased"
     assert defaults["ps_grpo"]["reduce"] == "mean"
     assert (defaults["bot_grpo"]["weighting"], defaults["bot_grpo"]["zero_std"]) == ("inverse_length", "zero")
 
@@ -54,6 +55,8 @@ def test_unknown_option_names_it_and_lists_the_allowed_ones():
         ("ps_grpo", {"reduce": "max"}, ["'max'", "'mean'", "'sum'"]),
         ("pure", {"whiten": "yes"}, ["'yes'", "'whiten'", "true or false"]),
         ("pure", {"temperature": 0.0}, ["0.0", "'temperature'", "> 0"]),
+        ("pure", {"baseline": "rollout"}, ["'rollout'", "'baseline'", "'token'", "'step'"]),
+        ("pure", {"std": "sample"}, ["'sample'", "'std'", "'population'", "'unbiased'"]),
         ("grpo", {"eps": -1e-6}, ["-1e-06", "'eps'"]),
         ("grpo", {"w_g": True}, ["True", "'w_g'", "finite number"]),
         ("dr_grpo", {"w_s": float("nan")}, ["nan", "'w_s'"]),
@@ -133,13 +136,6 @@ def test_non_finite_rewards_fail_with_the_rows(name):
     else:
         with pytest.raises(ValueError, match=r"local_rewards rows \[3\]"):
             ADVANTAGES[name](G, bad_local, mask, 2)
-
-
-def test_zero_std_groups_checks_its_inputs_too():
-    with pytest.raises(ConfigError, match="'w_s'"):
-        zero_std_groups(*batch(), 2, 1.0, float("inf"))
-    with pytest.raises(ValueError, match="B=4"):
-        zero_std_groups(*batch(), 3)
 
 
 def test_min_form_credit_checks_its_options():
