@@ -37,6 +37,33 @@ class ScoredBatch:
     metrics: dict[str, float] = field(default_factory=dict)  # e.g. judge accounting for this call
 
 
+def score_completions(source: RewardSource, tokenizer, completion_ids, rows: list[dict[str, Any]], window: int) -> ScoredBatch:
+    """Score sampled completions with ``source``: G per completion and S_t per sampled token.
+
+    Text and token offsets come from the sampled ids (``token_char_offsets``), never from
+    re-tokenising. Engine-independent (no TRL): the TRL reward function and the verl reward
+    manager (``bot_repro.integrations.verl``) both call it.
+    """
+    n = len(completion_ids)
+    decoded = [token_char_offsets(tokenizer, ids) for ids in completion_ids]
+    texts = [text for text, _ in decoded]
+    results = source.score(texts, rows)
+    if len(results) != n:
+        raise ValueError(f"reward source {type(source).__name__} returned {len(results)} results for {n}")
+    local = []
+    for i, ((text, offsets), res) in enumerate(zip(decoded, results)):
+        s = local_token_rewards(text, offsets, res, window)
+        bad_local = not np.all(np.isfinite(s))
+        if not math.isfinite(res.global_score) or bad_local:
+            what = "local rewards" if bad_local else f"global score {res.global_score}"
+            raise NonFiniteRewardError(
+                f"non-finite {what} for sample {i} (row id {rows[i].get('id', '?')!r}); completion starts "
+                f"{text[:80]!r}. Reward sources must return finite values."
+            )
+        local.append(s)
+    return ScoredBatch([float(r.global_score) for r in results], local, results, texts, rows)
+
+
 class TokenRewardFunction:
     """Callable handed to ``GRPOTrainer(reward_funcs=[...])``."""
 
@@ -52,23 +79,7 @@ class TokenRewardFunction:
         n = len(completion_ids)
         columns = {k: v for k, v in kwargs.items() if k not in _TRL_KWARGS and isinstance(v, list) and len(v) == n}
         rows = [{k: v[i] for k, v in columns.items()} for i in range(n)]
-        decoded = [token_char_offsets(self.tokenizer, ids) for ids in completion_ids]
-        texts = [text for text, _ in decoded]
-        results = self.source.score(texts, rows)
-        if len(results) != n:
-            raise ValueError(f"reward source {type(self.source).__name__} returned {len(results)} results for {n}")
-        local = []
-        for i, ((text, offsets), res) in enumerate(zip(decoded, results)):
-            s = local_token_rewards(text, offsets, res, self.window)
-            bad_local = not np.all(np.isfinite(s))
-            if not math.isfinite(res.global_score) or bad_local:
-                what = "local rewards" if bad_local else f"global score {res.global_score}"
-                raise NonFiniteRewardError(
-                    f"non-finite {what} for sample {i} (row id {rows[i].get('id', '?')!r}); completion starts "
-                    f"{text[:80]!r}. Reward sources must return finite values."
-                )
-            local.append(s)
-        batch = ScoredBatch([float(r.global_score) for r in results], local, results, texts, rows)
+        batch = score_completions(self.source, self.tokenizer, completion_ids, rows, self.window)
         if self.judge is not None:
             batch.metrics = self.judge.pop_metrics()
         self._pending.append(batch)
