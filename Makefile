@@ -21,7 +21,20 @@ $(VENV)/.installed: pyproject.toml
 	# torch first, so nothing below pulls another build. Without CUDA set TORCH_INDEX_URL to the
 	# PyTorch CPU wheel index (README) to avoid a multi-GB CUDA download.
 	$(PIP) install -q "torch==$(TORCH_VERSION)" $(if $(TORCH_INDEX_URL),--index-url $(TORCH_INDEX_URL))
-	$(PIP) install -q -e ".[dev]"
+	$(PIP) install -q -e ".[train,dev]"
+	touch $@
+
+# verl (README "BoT-GRPO on verl"): its own venv, since verl pins transformers <5.11 and TRL 1.16 needs 5.23.
+# torch first (same version; the CPU build where the local wheel is), then verl pinned with its stack and
+# bot_repro without the TRL/Hydra extra.
+VERL_VENV ?= .venv-verl
+.PHONY: install-verl
+install-verl: $(VERL_VENV)/.installed
+$(VERL_VENV)/.installed: pyproject.toml
+	test -x $(VERL_VENV)/bin/python || python3 -m venv $(VERL_VENV)
+	$(VERL_VENV)/bin/pip install -q --upgrade pip
+	$(VERL_VENV)/bin/pip install -q "torch==$(TORCH_VERSION)"
+	$(VERL_VENV)/bin/pip install -q -e ".[verl]"
 	touch $@
 
 install-react:
