@@ -58,6 +58,12 @@ bench:
 	$(PY) -m bench.aime
 	$(PY) -m bench.react
 
+# GPU check (bench/README.md): on one GPU -> results/bench/gpu.json; `ARGS=--dry-run` runs it tiny on CPU.
+.PHONY: bench-gpu
+bench-gpu:
+	mkdir -p results/bench
+	$(PY) -m bench.gpu $(ARGS)
+
 # The CPU study (README): demo = every algorithm x 3 seeds -> results/mini/; study = 3 sweeps x 5 seeds.
 demo: install-python
 	$(PY) -m bot_repro.study demo $(ARGS)
