@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot_repro.tasks.aime.answer import AnswerChecker, normalise_integer
+from bot_repro.tasks.aime.answer import AnswerChecker, normalise_integer, stated_numbers
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
 
 SHARED_AIME = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "aime"
@@ -50,6 +50,10 @@ def checker():
         ("25.0", 25),
         ("1,000", 1000),
         ("-3", -3),
+        ("\\$371", 371),  # escaped (currency) dollar
+        ("$371", 371),
+        ("\\$ 1,000", 1000),
+        ("49^\\circ.", 49),
         (" 9 ", 9),
         (12, 12),
         (12.0, 12),
@@ -165,7 +169,12 @@ def test_every_shared_gold_answer_verifies_against_itself(checker):
             ]
         )
     wrong = [
-        [f"<final>{(normalise_integer(g) + 1) % 1000}</final>", f"\\boxed{{{normalise_integer(g) + 1000}}}"]
+        [
+            f"<final>{(normalise_integer(g) + 1) % 1000}</final>",
+            f"\\boxed{{{normalise_integer(g) + 1000}}}",
+            f"<step 1> compute </step 1>\n<final>{(normalise_integer(g) + 1) % 1000} or {g}</final>",  # hedges
+            f"<step 1> compute </step 1>\n<final>{g}, {(normalise_integer(g) + 7) % 1000}</final>",
+        ]
         for _, g in golds
     ]
     pairs = [(gold, t, True) for (_, gold), texts in zip(golds, texts_per_gold) for t in texts]
@@ -174,3 +183,99 @@ def test_every_shared_gold_answer_verifies_against_itself(checker):
     results = checker.check([g for g, _, _ in pairs], preds)
     bad = [(g, t, r.reason) for (g, t, want), r in zip(pairs, results) if r.correct != want]
     assert not bad, bad[:5]
+
+
+STEP = "<step 1> compute </step 1>\n"
+
+# every one of these names two or more distinct numbers: wrong although the last one is the gold 49
+HEDGES = [
+    "<final> 50 or 49 </final>",
+    "<final>48, 49</final>",
+    "<final>1 2 3 4 49</final>",
+    "<final>\\boxed{48} or \\boxed{49}</final>",
+    "<final>$48$ or $49$</final>",
+    "<final>x = 48 or x = 49</final>",
+    "<final>48; 49</final>",
+    "<final>-49 or 49</final>",
+    "<final>49 \\quad 50</final>",
+    "<final>The answer is 48 or maybe 49.</final>",
+    "So either \\boxed{48 \\text{ or } 49}",  # the boxed fallback, no <final>
+    "<final>336^\\circ or 49^\\circ</final>",
+]
+
+# one number in the usual formats: right for the gold 49 (the last three through math-verify)
+SINGLES = [
+    "<final>\\boxed{49}</final>",
+    "<final>$49$</final>",
+    "<final>49.</final>",
+    "<final>\\$49</final>",
+    "<final>$49</final>",
+    "<final>49^\\circ</final>",
+    "<final>049</final>",
+    "<final>49 and 049</final>",  # the same number twice is not a hedge
+    "I computed it: \\boxed{49}.",
+    "<final>The answer is 49</final>",
+    "<final>x = 49</final>",
+    "<final>\\frac{98}{2}</final>",
+]
+
+
+@pytest.mark.parametrize("completion", HEDGES)
+def test_hedged_answers_are_wrong(checker, completion):
+    text = STEP + completion
+    answer = extract_answer(parse_solution(text), text)
+    assert len(stated_numbers(answer)) >= 2
+    result = checker.check(["49"], [answer])[0]
+    assert not result.correct and "a hedge" in result.reason, result.reason
+
+
+@pytest.mark.parametrize("completion", SINGLES)
+def test_single_answers_in_usual_formats_are_right(checker, completion):
+    text = STEP + completion
+    result = checker.check(["49"], [extract_answer(parse_solution(text), text)])[0]
+    assert result.correct, result.reason
+
+
+def test_escaped_dollar_scores_like_dollar(checker):
+    preds = ["\\$371", "$371", "\\$ 371", "\\$372"]
+    assert [r.correct for r in checker.check(["371"] * 4, preds)] == [True, True, True, False]
+
+
+@pytest.mark.parametrize(
+    "text,numbers",
+    [
+        ("\\frac{98}{2}", []),  # one expression
+        ("7^2", []),
+        ("48 - 49", []),  # a subtraction, not a sign
+        ("2 \\cdot 3 = 6", ["6"]),
+        ("1,000", ["1,000"]),
+        ("12.5 or 13", ["12.5", "13"]),
+        ("3 or -3", ["3", "-3"]),
+        ("no number", []),
+    ],
+)
+def test_stated_numbers(text, numbers):
+    assert stated_numbers(text) == numbers
+
+
+ADVERSARIAL = {
+    "repeated_boxed": "\\boxed{" * 28_600,
+    "final_of_repeated_boxed": STEP + "<final>" + "\\boxed{" * 28_600 + "</final>",
+    "boxed_nested_braces": "\\boxed{" + "{" * 200_000,
+    "final_nested_braces": STEP + "<final>\\boxed{" + "{" * 100_000 + "}" * 100_000 + "</final>",
+    "unclosed_final_boxes": STEP + "<final>" + "\\boxed{49" * 22_500,
+    "tag_whitespace_then_hedge": "<step" + " " * 200_000 + "<final>50 or 49</final>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_200kb_completion_is_scored_wrong_within_2s(checker, name):
+    """The whole answer path in the caller's process: parse, extract, check (pool already warm)."""
+    text = ADVERSARIAL[name]
+    assert len(text) >= 190_000
+    start = time.monotonic()
+    parsed = parse_solution(text)
+    result = checker.check(["49"], [extract_answer(parsed, text)])[0]
+    elapsed = time.monotonic() - start
+    assert not result.correct, result
+    assert elapsed < 2.0, elapsed

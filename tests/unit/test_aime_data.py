@@ -113,6 +113,34 @@ def test_bad_json_line_names_line(tmp_path):
         load_rows(parse_spec(str(path), "t"))
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".json", ".csv"])
+def test_invalid_utf8_names_file_and_line(tmp_path, suffix):
+    # line 3 holds a Latin-1 "é" (0xe9), not UTF-8: a bare UnicodeDecodeError would name neither
+    rows = {
+        ".jsonl": b'{"problem": "a?", "answer": "1"}\n{"problem": "b?", "answer": "2"}\n{"problem": "caf\xe9?", "answer": "3"}\n',
+        ".json": b'[\n{"problem": "a?", "answer": "1"},\n{"problem": "caf\xe9?", "answer": "3"}\n]\n',
+        ".csv": b'problem,answer\n"a?",1\n"caf\xe9?",3\n',
+    }
+    path = tmp_path / f"latin1{suffix}"
+    path.write_bytes(rows[suffix])
+    with pytest.raises(AimeDataError, match=rf"latin1\{suffix}: line 3 is not valid UTF-8 \(bytes e9 at offset"):
+        load_rows(parse_spec(str(path), "t"))
+
+
+def test_bad_json_file_names_line(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('[\n{"problem": "a", "answer": "1"},\n{"problem": }\n]')
+    with pytest.raises(AimeDataError, match="broken.json: line 3 is not valid JSON"):
+        load_rows(parse_spec(str(path), "t"))
+
+
+def test_jsonl_lines_are_split_on_newlines_only(tmp_path):
+    # U+2028 inside a JSON string is valid JSON; str.splitlines() would cut the record in two
+    path = tmp_path / "sep.jsonl"
+    path.write_text(json.dumps({"problem": "a\u2028b?", "answer": "1"}, ensure_ascii=False) + "\r\n", encoding="utf-8")
+    assert [r["problem"] for r in load_rows(parse_spec(str(path), "t"))] == ["a\u2028b?"]
+
+
 def test_unknown_layout_and_explicit_columns(tmp_path):
     path = write_jsonl(tmp_path / "odd.jsonl", [{"q": {"text": ["x", "What is 1+1?"]}, "gt": "2", "key": 5}])
     with pytest.raises(ConfigError, match="no known layout fits fields \\['gt', 'key', 'q'\\]"):

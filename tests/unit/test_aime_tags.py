@@ -108,3 +108,59 @@ def test_extract_answer_prefers_final_and_falls_back_to_boxed():
 def test_garbage_never_raises(text):
     parsed = parse_solution(text)
     assert parsed.status in (PERFECT, LOOSE, MALFORMED)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("\\boxed{\\boxed{1}}", "1"),  # the box opened last
+        ("\\boxed{unclosed \\boxed{5} and more", "5"),  # an unclosed box does not hide a later one
+        ("\\boxed{5} \\boxed{unclosed", "5"),
+        ("\\boxed {7}", "7"),  # whitespace before the brace
+        ("}} \\boxed{8} }", "8"),  # stray closing braces
+        ("\\boxed{" * 5 + "9}", "9"),
+        ("\\boxed{" + "{" * 50 + "}" * 50 + "}", "{" * 50 + "}" * 50),
+    ],
+)
+def test_last_boxed_edge_cases(text, expected):
+    assert last_boxed(text) == expected
+
+
+ADVERSARIAL = {
+    # name: a 200 KB completion built to make a naive parser quadratic or worse
+    "repeated_boxed": "\\boxed{" * 28_600,
+    "boxed_then_nested_braces": "\\boxed{" + "{" * 200_000,
+    "many_boxes_balanced_braces": "\\boxed{" * 1_000 + "{" * 96_000 + "}" * 96_000,
+    "tag_then_whitespace": "<step" + " " * 200_000,
+    "tag_digits_whitespace": "<step " + " " * 100_000 + "7" * 100_000,
+    "opened_steps": "<step 1>" * 25_000,
+    "stray_closing_tags": "</step 99>" * 20_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_completions_parse_in_linear_time(name):
+    """Each of these took seconds to minutes before (``last_boxed`` rescanned from every unclosed
+    box; ``<step\\s*\\d*\\s*>`` backtracked quadratically over whitespace); now well under 1 s."""
+    import time
+
+    text = ADVERSARIAL[name]
+    assert len(text) >= 190_000
+    start = time.perf_counter()
+    parsed = parse_solution(text)
+    answer = extract_answer(parsed, text)
+    assert time.perf_counter() - start < 1.0
+    assert parsed.status == MALFORMED and answer is None and not parsed.timed_out
+
+
+def test_parse_and_extraction_stop_at_their_deadline():
+    text = "<step 1>a</step 1>" * 5_000 + "\\boxed{12}"
+    parsed = parse_solution(text, timeout_s=0.0)
+    assert parsed.timed_out and parsed.status == MALFORMED and parsed.final is None
+    assert any("stopped after 0s" in p for p in parsed.problems)
+    assert extract_answer(parsed, text) is None  # no boxed fallback after a timed-out parse
+    untimed = parse_solution(text, timeout_s=None)
+    assert not untimed.timed_out and len(untimed.steps) == 5_000
+    assert extract_answer(untimed, text) == "12"
+    assert extract_answer(untimed, text, timeout_s=0.0) is None
+    assert last_boxed("\\boxed{3}", deadline=0.0) is None  # monotonic time is past 0

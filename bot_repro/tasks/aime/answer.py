@@ -1,9 +1,14 @@
 """AIME answer checking: integer normalisation, then math-verify in a process pool with a timeout.
 
-An AIME answer is an integer in 0-999. A predicted answer that normalises to a plain integer
-("025", "336^\\circ", "\\boxed{70}", "$204$", "1,000", "25.0") is compared with the gold integer
-directly; anything else ("\\frac{50}{2}", "the answer is 25") goes to math-verify. Integers
-outside 0-999 are wrong, and so is a math-verify value that is not an integer in that range.
+An AIME answer is one integer in 0-999. An answer that states two or more distinct numbers
+("50 or 49", "48, 49", "\\boxed{48} or \\boxed{49}") is a hedge and wrong whatever the gold
+(math-verify would read the last one); numbers inside one expression ("\\frac{98}{2}", "7^2")
+and words around a single number ("The answer is 49", "x = 49") are not hedges. A predicted
+answer that normalises to a plain integer ("025", "336^\\circ", "\\boxed{70}", "$204$", "\\$204",
+"1,000", "25.0") is compared with the gold integer directly; anything else ("\\frac{50}{2}", "the
+answer is 25") goes to math-verify. Integers outside 0-999 are wrong, and so is a math-verify
+value that is not an integer in that range. What runs in the caller's process reads at most
+MAX_ANSWER_CHARS characters in linear time; only math-verify needs the worker deadline.
 
 math-verify guards its parse and verify with SIGALRM, which only works in a main thread, and
 sympy can still hang on adversarial input. So every math-verify call runs in a worker process of
@@ -26,9 +31,10 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from bot_repro.tasks.aime.tags import last_boxed
+from bot_repro.tasks.aime.tags import EXTRACT_TIMEOUT_S, last_boxed
 
 ANSWER_MIN, ANSWER_MAX = 0, 999
 MAX_ANSWER_CHARS = 1000  # a longer "answer" is scored wrong without parsing it
@@ -40,8 +46,18 @@ _WRAPPERS = [
     re.compile(r"^\\(?:text|textbf|mathrm|mathbf)\s*\{(.*)\}$", re.S),
     re.compile(r"^\{(.*)\}$", re.S),
 ]
-# degree signs (a 2025 gold answer is "336^\circ") and LaTeX spacing commands carry no value
-_NOISE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree|\\[,!;: ]|~")
+# degree signs (a 2025 gold answer is "336^\circ"), LaTeX spacing commands and an escaped
+# (currency) dollar sign carry no value
+_NOISE = re.compile(r"\^\s*+\{?\s*+\\circ\s*+\}?|\\circ|°|\\degree|\\[,!;: ]|\\q?quad(?![a-zA-Z])|~|\\\$")
+# a lone leading dollar sign before a number is currency too ("$371")
+_CURRENCY = re.compile(r"^\$(?=\s*+[+-]?\d[\d,.]*+$)")
+
+# stated_numbers: wrappers whose content is read as plain text, math delimiters, numbers (with
+# thousands separators), and what joins two numbers into one expression
+_TEXT_WRAPPER = re.compile(r"\\(?:boxed|fbox|text|textbf|textrm|mathrm|mathbf|mbox)\s*+\{([^{}]*+)\}")
+_DELIMITERS = re.compile(r"\$|\\[()\[\]]")
+_NUMBER = re.compile(r"\d{1,3}+(?:,\d{3})++(?![\d,])|\d++(?:\.\d++)?+")
+_OPERATOR = re.compile(r"[-+*/^_{}()\[\]|\\!<>]")
 
 
 @dataclass
@@ -50,11 +66,49 @@ class CheckResult:
     reason: str | None = None  # why it is wrong (None when correct)
 
 
+def stated_numbers(text: str) -> list[str]:
+    """The distinct numbers an answer text states on their own, in order of first appearance.
+
+    Numbers joined by an operator, a brace or a LaTeX command form one expression and state no
+    number by themselves ("\\frac{98}{2}", "7^2", "2 \\cdot 3"); text wrappers (``\\boxed{}``,
+    ``\\text{}``, ...), math delimiters, degree signs and LaTeX spacing are read through; words
+    and punctuation between numbers keep them apart ("48, 49", "50 or 49", "x = 48 or x = 49").
+    Distinct means a different value: "49 and 049" states one number. A minus sign that is not
+    a subtraction belongs to its number. Linear in the length of a short (capped) answer per pass.
+    """
+    s = _NOISE.sub(" ", text)
+    previous = None
+    while previous != s:  # innermost wrappers first; each pass removes at least one
+        previous, s = s, _TEXT_WRAPPER.sub(r" \1 ", s)
+    s = _DELIMITERS.sub(" ", s)
+    groups: list[list[tuple[str, Fraction]]] = []
+    end = None
+    for m in _NUMBER.finditer(s):
+        token, start = m.group(), m.start()
+        if start and s[start - 1] == "-":
+            j = start - 2
+            while j >= 0 and s[j].isspace():
+                j -= 1
+            if j < 0 or not (s[j].isdigit() or s[j] in ")]}."):  # not a subtraction: a sign
+                token, start = "-" + token, start - 1
+        if end is None or _OPERATOR.search(s, end, start) is None:
+            groups.append([])  # only words, spaces and punctuation since the previous number
+        groups[-1].append((token, Fraction(token.replace(",", ""))))
+        end = m.end()
+    seen: dict[Fraction, str] = {}
+    for group in groups:
+        if len(group) == 1:
+            seen.setdefault(group[0][1], group[0][0])
+    return list(seen.values())
+
+
 def normalise_integer(text: object) -> int | None:
     """The integer a short answer text states, or None when it is not a plain integer.
 
     Unwraps ``\\boxed{}``, ``$...$``, ``\\(...\\)``, ``\\text{}``; drops degree signs, LaTeX
-    spacing and a trailing period; accepts leading zeros, a sign, "1,000" and "25.0".
+    spacing, a currency dollar (``\\$371``, ``$371``) and a trailing period; accepts leading zeros,
+    a sign, "1,000" and "25.0". Says nothing about hedges: ``AnswerChecker.check`` rejects an
+    answer with more than one ``stated_numbers`` first.
     """
     if text is None:
         return None
@@ -71,7 +125,7 @@ def normalise_integer(text: object) -> int | None:
     changed = True
     while changed:
         changed = False
-        s = _NOISE.sub("", s).strip().rstrip(".").strip()
+        s = _CURRENCY.sub("", _NOISE.sub("", s)).strip().rstrip(".").strip()
         for pattern in _WRAPPERS:
             m = pattern.match(s)
             if m:
@@ -124,7 +178,7 @@ class AnswerChecker:
     def __init__(
         self,
         workers: int = 2,
-        timeout_s: float = 10.0,
+        timeout_s: float = EXTRACT_TIMEOUT_S,
         check_fn: CheckFn = math_verify_check,
         start_method: str = "spawn",
         startup_timeout_s: float = 120.0,
@@ -201,6 +255,9 @@ class AnswerChecker:
                 results[i] = CheckResult(False, "no answer")
             elif len(str(pred)) > MAX_ANSWER_CHARS:
                 results[i] = CheckResult(False, f"answer longer than {MAX_ANSWER_CHARS} characters")
+            elif len(numbers := stated_numbers(str(pred))) > 1:
+                listed = ", ".join(numbers[:5]) + (", ..." if len(numbers) > 5 else "")
+                results[i] = CheckResult(False, f"answer states {len(numbers)} numbers ({listed}): a hedge")
             else:
                 value = normalise_integer(pred)
                 if value is None:
@@ -263,7 +320,7 @@ class AnswerChecker:
 _SHARED: dict[tuple[int, float], AnswerChecker] = {}
 
 
-def shared_checker(workers: int = 2, timeout_s: float = 10.0) -> AnswerChecker:
+def shared_checker(workers: int = 2, timeout_s: float = EXTRACT_TIMEOUT_S) -> AnswerChecker:
     """One checker per (workers, timeout) per process, so the task and the reward share a pool."""
     key = (int(workers), float(timeout_s))
     if key not in _SHARED:

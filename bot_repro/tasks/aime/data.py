@@ -13,7 +13,9 @@ An explicit ``columns`` mapping takes dotted paths with list indices and "|" alt
 
 Every row is validated: a problem that is empty or holds control characters (broken ``\\f``
 escapes in some AIME copies), or an answer that is not an integer in 0-999 after normalisation
-("025" and "336^\\circ" are fine), fails with the file and the 0-based row index.
+("025" and "336^\\circ" are fine), fails with the file and the 0-based row index. A text file
+(CSV / JSONL / JSON) that is not valid UTF-8 or a JSONL line that is not JSON fails with the
+file and the 1-based line.
 """
 
 from __future__ import annotations
@@ -108,6 +110,19 @@ def read_records(spec: DataSpec) -> tuple[list[dict[str, Any]], str]:
     return datasets.load_dataset(source, split=spec.hub_split).to_list(), f"hub:{source}[{spec.hub_split}]"
 
 
+def _read_text(path: Path) -> str:
+    """The file decoded as UTF-8; invalid bytes fail with the file, line and byte offset."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.end].hex(" ")
+        raise AimeDataError(
+            f"{path}: line {line} is not valid UTF-8 (bytes {bad} at offset {exc.start}: {exc.reason})"
+        ) from None
+
+
 def _read_file(path: Path) -> list[dict[str, Any]]:
     suffix = path.suffix.lower()
     if suffix == ".parquet":
@@ -118,15 +133,23 @@ def _read_file(path: Path) -> list[dict[str, Any]]:
         import pandas as pd
 
         # strings as written: keep "025" and IDs like "1983-1" unchanged
-        return pd.read_csv(path, dtype=str, keep_default_na=False).to_dict("records")
+        try:
+            return pd.read_csv(path, dtype=str, keep_default_na=False).to_dict("records")
+        except UnicodeDecodeError:
+            _read_text(path)  # raises the error naming the line
+            raise
     if suffix == ".json":
-        records = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            records = json.loads(_read_text(path))
+        except json.JSONDecodeError as exc:
+            raise AimeDataError(f"{path}: line {exc.lineno} is not valid JSON: {exc}") from exc
         if not isinstance(records, list):
             raise AimeDataError(f"{path}: expected a JSON list of records, got {type(records).__name__}")
         return records
     if suffix == ".jsonl":
         records = []
-        for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        # split on "\n" only: str.splitlines() would also split inside strings holding U+2028 etc.
+        for line_no, line in enumerate(_read_text(path).split("\n"), 1):
             if line.strip():
                 try:
                     records.append(json.loads(line))

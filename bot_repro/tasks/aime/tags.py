@@ -23,16 +23,28 @@ format bonus b_format of SPEC Eq. 8. The grammar, exactly:
 Extraction is lenient so that a malformed completion still gets step-level signals: a block
 left open runs to the next opening tag (or the end of the text), and every step block found is
 returned in order. Spans cover the whole block, tags included, in completion-text characters.
+
+Cost: every function here runs in the trainer's own process on untrusted model output, so each is
+linear in the text length (the regular expressions use possessive quantifiers, so no backtracking;
+``last_boxed`` matches braces with one stack) and each is also bounded in time: ``parse_solution``
+and ``extract_answer`` stop after ``timeout_s`` (default ``EXTRACT_TIMEOUT_S``, the answer checker's
+default deadline for one math-verify call, ``check_timeout_s`` of the task and the reward), and
+then report no answer, so no completion can stall a training step.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 
 PERFECT, LOOSE, MALFORMED = "perfect", "loose", "malformed"
+# the time one extraction step may take: AnswerChecker's default deadline (check_timeout_s)
+EXTRACT_TIMEOUT_S = 10.0
 
-TAG = re.compile(r"<(/?)(step|final)\s*(\d*)\s*>")
+# possessive quantifiers: "<step" followed by 100 KB of spaces would otherwise backtrack quadratically
+TAG = re.compile(r"<(/?)(step|final)\s*+(\d*+)\s*+>")
+_BOX_OR_BRACE = re.compile(r"\\(?:boxed|fbox)\s*+\{|[{}]")
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 
 
@@ -51,6 +63,7 @@ class ParsedSolution:
     status: str  # PERFECT | LOOSE | MALFORMED
     problems: list[str] = field(default_factory=list)  # why the format is not perfect
     body_start: int = 0  # where the text after the thinking region starts
+    timed_out: bool = False  # parsing stopped at its deadline: no answer is read from the text
 
     def bonus(self, perfect: float = 0.2, malformed: float = -1.0) -> float:
         """b_format: ``perfect`` for PERFECT, ``malformed`` for MALFORMED, 0 otherwise."""
@@ -157,13 +170,27 @@ class _Parser:
             self.problems.append("no <final> block")
 
 
-def parse_solution(text: str) -> ParsedSolution:
-    """Parse a completion into steps, the final answer text and a format status (never raises)."""
+def _deadline(timeout_s: float | None) -> float:
+    return float("inf") if timeout_s is None else time.monotonic() + timeout_s
+
+
+def parse_solution(text: str, timeout_s: float | None = EXTRACT_TIMEOUT_S) -> ParsedSolution:
+    """Parse a completion into steps, the final answer text and a format status (never raises).
+
+    Linear in ``len(text)``. Past ``timeout_s`` seconds (None: no limit) parsing stops: the steps
+    found so far are kept, the status is MALFORMED with the reason, there is no final answer and
+    ``timed_out`` is set (``extract_answer`` then reads nothing either).
+    """
+    deadline = _deadline(timeout_s)
     body_start, think_problem = _thinking_end(text)
     parser = _Parser(text, body_start)
     if think_problem:
         parser.problems.append(think_problem)
     for m in TAG.finditer(text, body_start):
+        if time.monotonic() > deadline:
+            steps = parser.steps
+            problem = f"format check stopped after {timeout_s:g}s ({len(text)} characters)"
+            return ParsedSolution(steps, None, MALFORMED, [*parser.problems, problem], body_start, timed_out=True)
         parser.feed(m)
     parser.finish()
     final = parser.finals[0] if parser.finals else None
@@ -180,27 +207,39 @@ def parse_solution(text: str) -> ParsedSolution:
     return ParsedSolution(parser.steps, final, status, parser.problems, body_start)
 
 
-def last_boxed(text: str) -> str | None:
-    """Content of the last ``\\boxed{...}`` (or ``\\fbox{...}``) with balanced braces, else None."""
-    best = None
-    for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        if depth == 0:
-            best = text[m.end() : i - 1]
-    return best
+def last_boxed(text: str, deadline: float = float("inf")) -> str | None:
+    """Content of the last ``\\boxed{...}`` (or ``\\fbox{...}``) with balanced braces, else None.
+
+    "Last" is the box opened last among those that close. One pass with a stack of open braces
+    (linear in ``len(text)``, however many boxes stay unclosed); None as well when the
+    ``time.monotonic()`` ``deadline`` passes first.
+    """
+    open_braces: list[int] = []  # per open brace: where its content starts if it opens a box, else -1
+    best_start, best_end = -1, -1
+    for i, m in enumerate(_BOX_OR_BRACE.finditer(text)):
+        if not i & 1023 and time.monotonic() > deadline:
+            return None
+        if m.group() == "}":
+            if open_braces:
+                start = open_braces.pop()
+                if start > best_start:
+                    best_start, best_end = start, m.start()
+        else:
+            open_braces.append(m.end() if m.group() != "{" else -1)
+    return text[best_start:best_end] if best_start >= 0 else None
 
 
-def extract_answer(parsed: ParsedSolution, text: str, fallback_boxed: bool = True) -> str | None:
+def extract_answer(
+    parsed: ParsedSolution, text: str, fallback_boxed: bool = True, timeout_s: float | None = EXTRACT_TIMEOUT_S
+) -> str | None:
     """The answer text to check: the final block's content, else (if allowed) the last boxed answer.
 
     The fallback reads only the body after any thinking region, so a draft inside ``<think>``
-    never counts as the answer.
+    never counts as the answer; it gives up (None) after ``timeout_s`` seconds. A parse that timed
+    out has no answer.
     """
     if parsed.final:
         return parsed.final
-    if fallback_boxed:
-        return last_boxed(text[parsed.body_start :])
+    if fallback_boxed and not parsed.timed_out:
+        return last_boxed(text[parsed.body_start :], _deadline(timeout_s))
     return None
