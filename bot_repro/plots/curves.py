@@ -228,7 +228,7 @@ def panel_grid(
 
 def smoke_title(title: str) -> str:
     """The title of a figure drawn from smoke runs: says so first, keeps the real figure's title after."""
-    return f"{SMOKE_TITLE}, not a result" + (f"\nlayout of: {title}" if title else "")
+    return f"{SMOKE_TITLE}, not a result" + (f"\n{title}" if title else "")
 
 
 def _seed_text(seeds: Sequence[Any]) -> str:

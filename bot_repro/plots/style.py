@@ -105,6 +105,14 @@ def headline_metric(tasks: Iterable[str], metrics: Iterable[str]) -> str | None:
     return next((m for m in metrics if m.startswith("eval/")), metrics[0] if metrics else None)
 
 
+def metric_label(metric: str) -> str:
+    """A metric name in words: ``eval/compile_rate`` -> ``held-out compile rate``, ``eval/pass@1`` ->
+    ``held-out Pass@1``, ``pairwise/win_rate`` -> ``win rate``."""
+    prefix, _, name = str(metric).rpartition("/")
+    words = ("Pass@" + name[5:]) if name.startswith("pass@") else name.replace("_", " ")
+    return f"held-out {words}" if prefix == "eval" else words
+
+
 def marker_for(value: Any) -> str:
     """The marker of an algorithm's curve (a circle for anything else)."""
     return ALGORITHM_MARKERS.get(value, "o") if isinstance(value, str) else "o"

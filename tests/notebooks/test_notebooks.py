@@ -57,11 +57,22 @@ def _images(nb) -> int:
 
 
 def test_inspect_curves_on_smoke_runs(aime_runs, monkeypatch):
-    nb = _execute("inspect_curves.ipynb", monkeypatch, BOT_REPRO_RUNS=str(aime_runs), BOT_REPRO_METRIC="eval/pass@1")
+    """By default the task's headline metric (Pass@1 for AIME), not the first eval/ column found."""
+    monkeypatch.delenv("BOT_REPRO_METRIC", raising=False)
+    nb = _execute("inspect_curves.ipynb", monkeypatch, BOT_REPRO_RUNS=str(aime_runs))
     text = _texts(nb)
     assert "2 run(s) under" in text and "plotting 'eval/pass@1'" in text
+    listed = next(line for line in text.splitlines() if line.startswith("metrics: ")).split(": ", 1)[1].split(", ")
+    first_eval = next(m for m in listed if m.startswith("eval/"))
+    assert first_eval != "eval/pass@1" and "eval/pass@1" in listed  # the old default would have picked another
     assert "bot_grpo" in text and "grpo" in text  # the final-value table names both groups
     assert _images(nb) == 1
+
+
+def test_inspect_curves_plots_the_metric_asked_for(aime_runs, monkeypatch):
+    nb = _execute("inspect_curves.ipynb", monkeypatch, BOT_REPRO_RUNS=str(aime_runs),
+                  BOT_REPRO_METRIC="eval/format_ok_rate")
+    assert "plotting 'eval/format_ok_rate'" in _texts(nb) and _images(nb) == 1
 
 
 def test_rollouts_notebook_on_an_aime_run(aime_runs, monkeypatch):
