@@ -1,3 +1,12 @@
-"""bot_repro: a research harness reproducing BoT-GRPO (arXiv 2610.09804) on TRL + Hydra."""
+"""bot_repro: a research harness reproducing BoT-GRPO (arXiv 2610.09804) on TRL + Hydra.
+
+Layers (lowest first; a module imports only from its own layer or below, and never in a circle;
+tests/unit/test_import_layers.py checks it):
+  0. registry, config_errors
+  1. algorithms, judges, rewards, models
+  2. tasks
+  3. plugins, config, trainer
+  4. train, evaluate, study, figures, analysis, plots, integrations
+"""
 
 __version__ = "0.1.0"

@@ -9,16 +9,32 @@ do not divide), all before any model or data set is loaded. Task, reward-source 
 from __future__ import annotations
 
 import dataclasses
+import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
+from bot_repro.algorithms import ADVANTAGES
+from bot_repro.algorithms.registry import validate_options
 from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.judges.options import parse_options
+from bot_repro.plugins import load_plugins
+from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.tasks import TASKS
+
+# Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
+# folder of its own, so the original is never overwritten (conf/train.yaml: hydra.output_subdir).
+OmegaConf.register_new_resolver(
+    "bot_repro_config_subdir",
+    lambda resume: f".hydra/resume-{time.strftime('%Y%m%d-%H%M%S')}" if resume else ".hydra",
+    replace=True,
+)
 
 TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",
-    "seed", "resume", "experiment_name", "smoke", "sweep", "plot",
+    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "plot",
 }  # fmt: skip
 
 
@@ -146,13 +162,13 @@ def _section(cfg: DictConfig, key: str) -> dict[str, Any]:
 
 
 def validate(cfg: DictConfig) -> dict[str, Any]:
-    """Check the composed config; return typed sections. Raises ConfigError naming the problem."""
-    from bot_repro.algorithms import ADVANTAGES
-    from bot_repro.algorithms.registry import validate_options
-    from bot_repro.plugins import load_plugins
-    from bot_repro.rewards import REWARD_SOURCES
-    from bot_repro.tasks import TASKS
+    """Check the composed config; return everything the run builder reads, typed.
 
+    Sections: model, algorithm, task, reward, trainer, eval, logger, resources (dataclasses above),
+    judge (``JudgeOptions`` or None), seed, batch ((per_device_train_batch_size,
+    gradient_accumulation_steps) for ``training_processes``), composed (the resolved config as a
+    plain dict, mirrored to wandb). Raises ConfigError naming the problem.
+    """
     load_plugins()
     unknown = sorted(set(cfg.keys()) - TOP_LEVEL)
     if unknown:
@@ -181,8 +197,21 @@ def validate(cfg: DictConfig) -> dict[str, Any]:
             f"trainer.num_generations={tr.num_generations}: group-relative advantages need at least 2 "
             "rollouts per prompt"
         )
-    check_batch(tr, world_size=max(1, out["resources"].gpus) if out["resources"].device == "cuda" else 1)
+    out["judge"] = parse_options(_section(cfg, "judge"))
+    out["seed"] = int(cfg.get("seed", 0))
+    out["batch"] = check_batch(tr, world_size=training_processes(out["resources"]))
+    out["composed"] = OmegaConf.to_container(cfg, resolve=True)
     return out
+
+
+def training_processes(res: ResourcesCfg) -> int:
+    """Processes that train: the launcher's WORLD_SIZE when set, else one per GPU (less the vLLM
+    server's GPU in ``vllm_mode=server``), else 1 on CPU. The one world-size source of a run."""
+    if os.environ.get("WORLD_SIZE"):
+        return int(os.environ["WORLD_SIZE"])
+    if res.device != "cuda":
+        return 1
+    return max(1, res.gpus - (1 if res.use_vllm and res.vllm_mode == "server" else 0))
 
 
 @dataclass
@@ -227,3 +256,24 @@ def _check_trl_fields(fields: dict[str, Any]) -> None:
             f"unknown GRPOConfig field(s) {bad} in algorithm.trl / trainer.extra; see trl.GRPOConfig "
             f"(TRL 1.16) for the {len(allowed)} valid fields"
         )
+
+
+def check_device(resources: str, device: str, hub_id: str | None, resources_explicit: bool,
+                 here: bool = True) -> None:
+    """Refuse a hub-size model on the CPU preset unless ``resources=cpu`` was asked for, and (when
+    the run executes ``here``, not on a cluster node) a CUDA preset on a machine without a GPU;
+    both before any folder, download or model load."""
+    if device == "cpu" and hub_id and not resources_explicit:
+        raise ConfigError(
+            f"this run trains {hub_id} but resources=cpu: pick a GPU preset (resources=a100_80g or "
+            "l40s_x2; make ... RESOURCES=a100_80g for figures), run the CPU smoke test (debug=smoke), "
+            "or pass resources=cpu explicitly to insist"
+        )
+    if device == "cuda" and here:
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ConfigError(
+                f"resources={resources} asks for CUDA but torch sees no GPU on this machine "
+                f"(torch {torch.__version__}); use resources=cpu with debug=smoke, or run where a GPU is"
+            )

@@ -59,18 +59,18 @@ def sweep_size(cfg, overrides: list[str]) -> int:
 
 def prepare(cfg) -> None:
     """Build the tiny model and the warm start once, before parallel jobs would race to."""
-    from omegaconf import OmegaConf, open_dict
+    from omegaconf import open_dict
 
     from bot_repro.config import validate
-    from bot_repro.tasks import TASKS
+    from bot_repro.tasks.base import build_task
     from bot_repro.trainer.build import resolve_model_path
 
     cfg = cfg.copy()
     with open_dict(cfg):
         del cfg["hydra"]
     sec = validate(cfg)
-    task = TASKS[sec["task"].name](dict(sec["task"].params), OmegaConf.to_container(cfg.model, resolve=True))
-    path = resolve_model_path(sec, task, int(cfg.seed))
+    task, _ = build_task(sec, with_reward=False)
+    path = resolve_model_path(sec, task, sec["seed"])
     info = Path(path) / "warm_start.json"
     if info.exists():
         ws = json.loads(info.read_text())

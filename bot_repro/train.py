@@ -2,12 +2,12 @@
 
 Thin by design: validate the composed config, build the run (``bot_repro.trainer.build``),
 train, and record provenance. ``resume=true`` with ``hydra.run.dir=<run dir>`` continues a
-killed run from its last checkpoint.
+killed run from its last checkpoint (``bot_repro.trainer.run_dir.ResumeState``).
 """
 
 from __future__ import annotations
 
-import logging
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -16,81 +16,81 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from bot_repro.config import apply_smoke, validate
+from bot_repro.config import apply_smoke, check_device, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import UnknownNameError
+from bot_repro.trainer.build import ModelUnavailableError, build_trainer
+from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
 
-log = logging.getLogger("bot_repro.train")
 
+def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path:
+    """Train one configuration into ``run_dir``; return the run directory.
 
-def run(cfg: DictConfig, run_dir: Path) -> Path:
-    """Train one configuration into ``run_dir``; return the run directory."""
+    ``resources_explicit``: the user chose ``resources=`` (so a hub model on the CPU preset is
+    what they asked for); the CLI passes whether the override was given.
+    """
+    composed = cfg  # as Hydra saved it in .hydra/config.yaml, before the smoke blocks are merged
     cfg = apply_smoke(cfg)
-    sections = validate(cfg)  # before anything expensive
-    from bot_repro.trainer.build import build_trainer
-    from bot_repro.trainer.run_dir import (
-        RunRecord,
-        last_checkpoint,
-        load_counters,
-        save_counters,
-        truncate_metrics,
-    )
-
+    sections = validate(cfg)  # before anything expensive, and before any folder exists
+    res = sections["resources"]
+    check_device(res.name, res.device, sections["model"].hub_id, resources_explicit)
+    if cfg.resume:
+        check_resume_config(run_dir, composed)
+    elif (run_dir / "metrics.jsonl").is_file() and (run_dir / "metrics.jsonl").stat().st_size > 0:
+        raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
     run_dir.mkdir(parents=True, exist_ok=True)
     saved = run_dir / ".hydra" / "config.yaml"
     if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
         saved.parent.mkdir(exist_ok=True)
-        OmegaConf.save(cfg, saved)
-    metrics_path = run_dir / "metrics.jsonl"
-    checkpoint = last_checkpoint(run_dir) if cfg.resume else None
-    if not cfg.resume and metrics_path.exists() and metrics_path.stat().st_size > 0:
-        raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
-    if cfg.resume and checkpoint is None:
-        log.warning("resume=true but %s has no checkpoint: starting from scratch", run_dir)
-        metrics_path.unlink(missing_ok=True)
-    record = RunRecord(run_dir, int(cfg.seed), resumed_from=str(checkpoint) if checkpoint else None)
-    start = time.time()
+        OmegaConf.save(composed, saved)
+    print(f"run directory: {run_dir}", flush=True)
+    state = ResumeState(run_dir, resume=bool(cfg.resume))
+    if state.checkpoint is not None and state.step >= sections["trainer"].max_steps:
+        print(f"run directory: {run_dir} already has {state.step} of {sections['trainer'].max_steps} steps; "
+              "nothing to resume (raise trainer.max_steps with resume_allow_changes=true to train on)", flush=True)
+        return run_dir
+    record = RunRecord(run_dir, sections["seed"], resumed_from=str(state.checkpoint) if state.checkpoint else None)
+    judge = None
     try:
-        trainer, metrics, judge = build_trainer(cfg, sections, run_dir, start)
-        if checkpoint is not None:
-            step = int(checkpoint.name.split("-")[1])
-            truncate_metrics(metrics_path, step)
-            counters = load_counters(checkpoint)
-            trainer.generated_tokens = counters.get("generated_tokens", 0)
-            metrics.start = start - counters.get("elapsed_s", 0.0)
-        _save_counters_on_checkpoint(trainer, metrics, save_counters)
-        trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+        with on_termination():
+            trainer, metrics, judge = build_trainer(sections, run_dir, time.time())
+            state.attach(trainer, metrics)
+            trainer.train(resume_from_checkpoint=str(state.checkpoint) if state.checkpoint else None)
+    except BaseException as exc:
+        record.finish(RunRecord.status_for(exc), error=f"{type(exc).__name__}: {exc}")
+        raise
+    finally:
         if judge is not None:
             judge.close()
-    except BaseException as exc:
-        record.finish("failed", error=f"{type(exc).__name__}: {exc}")
-        raise
     record.finish("completed", steps=trainer.state.global_step, generated_tokens=trainer.generated_tokens)
+    print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
     return run_dir
 
 
-def _save_counters_on_checkpoint(trainer, metrics, save_counters) -> None:
-    """Persist counters TRL does not know about next to each checkpoint."""
-    from transformers import TrainerCallback
-
-    class _Counters(TrainerCallback):
-        def on_save(self, args, state, control, **kw):
-            ckpt = Path(args.output_dir) / f"checkpoint-{state.global_step}"
-            if ckpt.exists() and state.is_world_process_zero:
-                save_counters(
-                    ckpt, {"generated_tokens": trainer.generated_tokens, "elapsed_s": time.time() - metrics.start - metrics.eval_seconds}
-                )
-
-    trainer.add_callback(_Counters())
+def _discard_if_unused(run_dir: Path) -> None:
+    """Remove a run folder that Hydra made for a run that failed validation (only its own files)."""
+    if run_dir.is_dir() and {p.name for p in run_dir.iterdir()} <= {".hydra", "train.log"}:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        parent = run_dir.parent
+        while parent != Path.cwd() and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> None:
-    run_dir = Path(HydraConfig.get().runtime.output_dir)
+    hc = HydraConfig.get()
+    run_dir = Path(hc.runtime.output_dir)
+    explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in hc.overrides.task)
     try:
-        run(cfg, run_dir)
-    except (ConfigError, UnknownNameError) as exc:
-        print(f"config error: {exc}", file=sys.stderr)
+        run(cfg, run_dir, resources_explicit=explicit)
+    except (ConfigError, UnknownNameError, ModelUnavailableError) as exc:
+        if cfg.resume:  # the refused attempt's own config folder goes; the run's stays as it was
+            shutil.rmtree(run_dir / hc.output_subdir, ignore_errors=True)
+        else:
+            _discard_if_unused(run_dir)
+        kind = "model not available" if isinstance(exc, ModelUnavailableError) else "config error"
+        print(f"{kind}: {exc}", file=sys.stderr)
         sys.exit(2)
 
 

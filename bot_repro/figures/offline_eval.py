@@ -59,7 +59,7 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from bot_repro.config import apply_smoke, validate
-    from bot_repro.tasks import TASKS
+    from bot_repro.tasks.base import build_task
     from bot_repro.trainer.callbacks import generate
 
     run_dir, ckpt = find_checkpoint(path, step)
@@ -70,8 +70,7 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
         raise ConfigError(f"bad override(s) {list(overrides)}: {exc}") from exc
     cfg = apply_smoke(cfg)
     sections = validate(cfg)
-    model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
-    task = TASKS[sections["task"].name](dict(sections["task"].params), model_cfg)
+    task, _ = build_task(sections, with_reward=False)
     _, test_rows = task.datasets()
     ev = sections["eval"]
     rows = test_rows[: ev.max_prompts] if ev.max_prompts else test_rows
@@ -87,14 +86,7 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
     completions = generate(model, tok, rows, ev, max_new, dict(sections["model"].chat_template_kwargs))
     ckpt_step = _step_of(ckpt)
     out = Path(out_dir) if out_dir else run_dir / "eval_offline" / f"step_{ckpt_step:06d}"
-    if hasattr(task, "evaluate_and_save"):
-        metrics = task.evaluate_and_save(completions, rows, out)
-    else:
-        metrics = task.evaluate(completions, rows)
-        out.mkdir(parents=True, exist_ok=True)
-        with (out / "samples.jsonl").open("w") as f:
-            for row, comps in zip(rows, completions):
-                f.write(json.dumps({"id": row.get("id"), "completions": comps}) + "\n")
+    metrics = task.evaluate_and_save(completions, rows, out)
     result = {"run_dir": str(run_dir), "checkpoint": str(ckpt), "step": ckpt_step, "out_dir": str(out),
               "metrics": {k: float(v) for k, v in metrics.items()}}
     (out / "offline_eval.json").write_text(json.dumps(result, indent=2) + "\n")

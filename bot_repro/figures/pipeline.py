@@ -23,6 +23,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.analysis import summarise, summary_markdown
 from bot_repro.analysis.summary import collect_meta
+from bot_repro.config import check_device
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.figures import sweep
 from bot_repro.figures.pairwise import PairwiseCfg, run_pairwise
@@ -58,14 +59,12 @@ def plot_settings(spec: FigureSpec, cfg: DictConfig) -> PlotCfg:
 
 def _check_resources(cfg: DictConfig, overrides: Sequence[str]) -> None:
     """Refuse to train hub-size models on the CPU preset unless the user asked for it explicitly."""
-    on_cpu = OmegaConf.select(cfg, "resources.device") == "cpu"
     explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in overrides)
-    if on_cpu and OmegaConf.select(cfg, "model.hub_id") and not explicit:
-        raise FigureError(
-            f"this sweep trains {cfg.model.hub_id} but resources=cpu: pick a GPU preset "
-            "(make ... RESOURCES=a100_80g or l40s_x2), run the CPU smoke test (ARGS=debug=smoke), "
-            "or pass resources=cpu explicitly to insist"
-        )
+    try:
+        check_device(str(OmegaConf.select(cfg, "resources.name")), str(OmegaConf.select(cfg, "resources.device")),
+                     OmegaConf.select(cfg, "model.hub_id"), explicit, here=False)
+    except ConfigError as exc:
+        raise FigureError(str(exc)) from exc
 
 
 def reproduce(spec: FigureSpec, overrides: Sequence[str], roots: Roots, in_process: bool = True,

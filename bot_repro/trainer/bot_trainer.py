@@ -11,6 +11,7 @@ as one group. DAPO's dynamic sampling (``DynamicSampling``) also lives here.
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,10 @@ from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.registry import compute_advantages
 from bot_repro.trainer.batch_ops import select_rows
 from bot_repro.trainer.token_reward import ScoredBatch, TokenRewardFunction
+
+# TRL 1.16 reads the deprecated ``model.is_gradient_checkpointing`` at every generation
+# (trl/models/utils.py); transformers 5 warns each time. The setting itself uses the new name.
+warnings.filterwarnings("ignore", message="`is_gradient_checkpointing` is deprecated", category=FutureWarning)
 
 
 @dataclass
@@ -53,6 +58,17 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.rollouts_per_step = rollouts_per_step
         self.generated_tokens = 0
         self._draw_gen = torch.Generator().manual_seed(int(self.args.seed) + 7919 * self.accelerator.process_index)
+
+    def create_model_card(self, *args, **kwargs) -> None:
+        """No TRL model card in checkpoints/: it describes a hub upload of vanilla GRPO; a run's
+        provenance is its run.json and .hydra/ config."""
+
+    def _issue_warnings_after_load(self, load_result) -> None:
+        """On resume, a tied ``lm_head.weight`` is reported missing: it is saved once, as the input
+        embedding it shares, and the model ties it again. Drop that one false alarm."""
+        if getattr(self.model.config, "tie_word_embeddings", False) and "lm_head.weight" in load_result.missing_keys:
+            load_result.missing_keys.remove("lm_head.weight")
+        super()._issue_warnings_after_load(load_result)
 
     # ---- one generation round ------------------------------------------------------------
     def _gather_padded(self, *tensors: torch.Tensor) -> list[torch.Tensor]:

@@ -8,65 +8,105 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 import torch
 from datasets import Dataset
-from omegaconf import DictConfig, OmegaConf
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import GRPOConfig
 
-from bot_repro.config import advantage_options, check_batch
-from bot_repro.config_errors import ConfigError
+from bot_repro.config import advantage_options
+from bot_repro.judges import JudgeClient
 from bot_repro.models.tiny import build_tiny
-from bot_repro.rewards import REWARD_SOURCES
-from bot_repro.tasks import TASKS
+from bot_repro.tasks.base import Task, build_task
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer, DynamicSampling
 from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl
 from bot_repro.trainer.token_reward import TokenRewardFunction
 
+log = logging.getLogger(__name__)
+
 
 def cache_dir() -> Path:
+    """Tiny models, warm starts and the judge cache live here (``BOT_REPRO_CACHE``)."""
     return Path(os.environ.get("BOT_REPRO_CACHE", Path.home() / ".cache" / "bot_repro"))
 
 
-def check_rows(rows: list[dict], split: str) -> None:
-    for i, row in enumerate(rows):
-        prompt = row.get("prompt")
-        ok = isinstance(prompt, list) and prompt and all(isinstance(m, dict) and "content" in m for m in prompt)
-        if not ok:
-            raise ConfigError(
-                f"{split} row {i} (id {row.get('id', '?')!r}) has no valid 'prompt': expected a non-empty list "
-                f"of chat messages {{'role', 'content'}}, got {str(prompt)[:80]!r}"
-            )
-
-
-def build_judge(cfg: DictConfig, run_dir: Path):
-    node = cfg.get("judge")
-    if node is None:
-        return None
-    from bot_repro.judges import build_judge_client
-
-    client = build_judge_client(OmegaConf.to_container(node, resolve=True), run_dir)
-    if client is not None:
-        client.check_credentials()
-    return client
-
-
-def resolve_model_path(sec: dict[str, Any], task, seed: int) -> str:
+def resolve_model_path(sec: dict[str, Any], task: Task, seed: int) -> str:
+    """The hub id of a real model, or the path of the (cached) tiny model after the task's warm start."""
     model = sec["model"]
     if model.hub_id:
         return model.hub_id
-    corpus = task.tokenizer_corpus() if hasattr(task, "tokenizer_corpus") else None
+    corpus = task.tokenizer_corpus()
     tiny_kwargs = dict(model.tiny or {})
     digest = hashlib.sha256(json.dumps([corpus, sorted(tiny_kwargs.items())], default=str).encode()).hexdigest()
     key = f"{model.family}-{digest[:12]}"
     path = build_tiny(model.family, cache_dir() / "tiny" / key, corpus=corpus, **tiny_kwargs)
-    if hasattr(task, "warm_start"):
-        path = task.warm_start(path, cache_dir() / "warm", seed)
-    return str(path)
+    return str(task.warm_start(path, cache_dir() / "warm", seed))
+
+
+class ModelUnavailableError(RuntimeError):
+    """The model's weights or tokenizer could not be loaded from the hub or a local folder."""
+
+
+def _hub_reachable() -> bool:
+    """One request, no retries: huggingface_hub retries a dead connection for about 100 s."""
+    from huggingface_hub import constants
+    from huggingface_hub.utils import get_session
+
+    try:
+        get_session().head(constants.ENDPOINT, timeout=5)
+        return True
+    except Exception:  # DNS, refused, timeout: any failure means the hub cannot be used now
+        return False
+
+
+def _use_hub_cache_or_fail(path: str) -> None:
+    """Before loading a hub id: with no hub access, read the local cache (if it has the model) or
+    fail at once with what to do, instead of minutes of retries and a long traceback."""
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    if Path(path).is_dir() or constants.HF_HUB_OFFLINE or _hub_reachable():
+        return
+    if isinstance(try_to_load_from_cache(path, "config.json"), str):
+        log.warning("the Hugging Face hub is unreachable: loading %s from the local cache (HF_HUB_OFFLINE)", path)
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        constants.HF_HUB_OFFLINE = True
+        return
+    raise ModelUnavailableError(
+        f"cannot reach the Hugging Face hub ({constants.ENDPOINT}) to download model.hub_id={path!r}, and it is "
+        "not in the local cache. Point model.hub_id at a local folder with the weights and tokenizer "
+        f"(`huggingface-cli download {path} --local-dir <dir>` on a machine with access), or use a tiny "
+        "model (debug=smoke)"
+    )
+
+
+def load_model(m, path: str):
+    """(tokenizer, model) from a hub id or a local folder; an unreachable hub is one clear error."""
+    _use_hub_cache_or_fail(path)
+    try:
+        tok = AutoTokenizer.from_pretrained(path, trust_remote_code=m.trust_remote_code, revision=m.revision)
+    except OSError as exc:  # huggingface_hub's connection, 404 and gated-repo errors are all OSErrors
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        offline = " (HF_HUB_OFFLINE=1 is set, so only the local cache is read)" if os.environ.get(
+            "HF_HUB_OFFLINE") == "1" else ""
+        raise ModelUnavailableError(
+            f"could not load model.hub_id={path!r}{offline}: {first[:300]}. Point model.hub_id at a local "
+            "folder holding the weights and tokenizer (e.g. one made by `huggingface-cli download "
+            f"{path} --local-dir <dir>`), or set HF_HUB_OFFLINE=1 to use the Hugging Face cache only"
+        ) from None
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    model = AutoModelForCausalLM.from_pretrained(
+        path,
+        dtype=getattr(torch, m.dtype),
+        trust_remote_code=m.trust_remote_code,
+        revision=m.revision,
+        **({"attn_implementation": m.attn_implementation} if m.attn_implementation else {}),
+    )
+    return tok, model
 
 
 # trainer/ and resources/ fields that GRPOConfig takes under the same name and meaning
@@ -78,15 +118,15 @@ TRAINER_TO_TRL = (
 RESOURCES_TO_TRL = ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization")
 
 
-def grpo_args(sec: dict[str, Any], run_dir: Path, seed: int) -> GRPOConfig:
+def grpo_args(sec: dict[str, Any], run_dir: Path) -> GRPOConfig:
     tr, res, log = sec["trainer"], sec["resources"], sec["logger"]
-    per_device, grad_acc = check_batch(tr, world_size=int(os.environ.get("WORLD_SIZE", 1)))
+    per_device, grad_acc = sec["batch"]
     cpu = res.device == "cpu"
     kwargs: dict[str, Any] = {name: getattr(tr, name) for name in TRAINER_TO_TRL}
     kwargs.update({name: getattr(res, name) for name in RESOURCES_TO_TRL})
     kwargs.update(
         output_dir=str(run_dir / "checkpoints"),
-        seed=seed,
+        seed=sec["seed"],
         per_device_train_batch_size=per_device,
         gradient_accumulation_steps=grad_acc,
         logging_steps=1,
@@ -95,7 +135,7 @@ def grpo_args(sec: dict[str, Any], run_dir: Path, seed: int) -> GRPOConfig:
         disable_tqdm=not log.progress_bar,
         use_cpu=cpu,
         bf16=res.bf16 and not cpu,
-        gradient_checkpointing=res.gradient_checkpointing and not cpu,
+        activation_checkpointing=res.gradient_checkpointing and not cpu,  # transformers 5 name
         chat_template_kwargs=dict(sec["model"].chat_template_kwargs) or None,
         eval_strategy="no",
         dataloader_num_workers=0,
@@ -105,71 +145,48 @@ def grpo_args(sec: dict[str, Any], run_dir: Path, seed: int) -> GRPOConfig:
     return GRPOConfig(**kwargs)
 
 
-def build_trainer(cfg: DictConfig, sec: dict[str, Any], run_dir: Path, start_time: float):
-    """Return (trainer, metrics_callback, judge). Everything checkable is checked before loading weights."""
-    seed = int(cfg.seed)
+def build_trainer(sec: dict[str, Any], run_dir: Path, start_time: float):
+    """Return (trainer, metrics_callback, judge) from ``bot_repro.config.validate``'s sections.
+
+    Everything checkable (credentials, data rows) is checked before the weights load.
+    """
+    seed = sec["seed"]
     if sec["resources"].torch_threads:
         torch.set_num_threads(sec["resources"].torch_threads)
-    judge = build_judge(cfg, run_dir)
-    model_dict = OmegaConf.to_container(cfg.model, resolve=True)
-    task = TASKS[sec["task"].name](dict(sec["task"].params), model_dict)
+    judge = JudgeClient(sec["judge"], run_dir) if sec["judge"] is not None else None
+    if judge is not None:
+        judge.check_credentials()
+    task, source = build_task(sec, judge=judge, run_dir=run_dir, seed=seed)
     train_rows, test_rows = task.datasets()
-    check_rows(train_rows, "train")
-    check_rows(test_rows, "test")
-    reward_dict = OmegaConf.to_container(cfg.reward, resolve=True)
-    reward_dict.pop("smoke", None)
-    source = REWARD_SOURCES[sec["reward"].source](reward_dict, {"judge": judge, "run_dir": run_dir, "seed": seed})
-    os.environ.setdefault("WANDB_MODE", sec["logger"].wandb_mode)
-    os.environ.setdefault("WANDB_PROJECT", sec["logger"].wandb_project)
+    log = sec["logger"]
+    os.environ.setdefault("WANDB_MODE", log.wandb_mode)
+    os.environ.setdefault("WANDB_PROJECT", log.wandb_project)
     os.environ.setdefault("WANDB_DIR", str(run_dir))
-    if sec["logger"].wandb_entity:
-        os.environ.setdefault("WANDB_ENTITY", sec["logger"].wandb_entity)
-    args = grpo_args(sec, run_dir, seed)
+    if log.wandb_entity:
+        os.environ.setdefault("WANDB_ENTITY", log.wandb_entity)
+    args = grpo_args(sec, run_dir)
 
-    model_path = resolve_model_path(sec, task, seed)
+    tok, model = load_model(sec["model"], resolve_model_path(sec, task, seed))
     m = sec["model"]
-    tok = AutoTokenizer.from_pretrained(model_path, trust_remote_code=m.trust_remote_code, revision=m.revision)
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    dtype = getattr(torch, m.dtype)
-    model = AutoModelForCausalLM.from_pretrained(
-        model_path,
-        dtype=dtype,
-        trust_remote_code=m.trust_remote_code,
-        revision=m.revision,
-        **({"attn_implementation": m.attn_implementation} if m.attn_implementation else {}),
-    )
-    ref: dict[str, Any] = {}
-    metrics = MetricsJsonl(run_dir / "metrics.jsonl", ref, start_time, OmegaConf.to_container(cfg, resolve=True))
-    token_reward = TokenRewardFunction(source, tok, sec["reward"].window, judge=judge)
     ds = sec["algorithm"].dynamic_sampling
     trainer = BoTGRPOTrainer(
         model=model,
         args=args,
         train_dataset=Dataset.from_list(train_rows),
         processing_class=tok,
-        token_reward=token_reward,
+        token_reward=TokenRewardFunction(source, tok, sec["reward"].window, judge=judge),
         advantage=sec["algorithm"].name,
         advantage_options=advantage_options(sec),
         dynamic_sampling=DynamicSampling(**ds),
         rollout_dir=run_dir / "rollouts",
         rollouts_per_step=sec["trainer"].rollouts_per_step,
-        callbacks=[metrics],
     )
-    ref["trainer"] = trainer
+    metrics = MetricsJsonl(run_dir / "metrics.jsonl", trainer, start_time, sec["composed"])
+    trainer.add_callback(metrics)
     ev = sec["eval"]
     if ev.every > 0 and test_rows:
+        max_new = ev.max_new_tokens or sec["trainer"].max_completion_length
         trainer.add_callback(
-            HeldOutEval(
-                task,
-                test_rows,
-                tok,
-                ev,
-                ev.max_new_tokens or sec["trainer"].max_completion_length,
-                dict(m.chat_template_kwargs),
-                run_dir / "eval",
-                metrics,
-                ref,
-            )
+            HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs), run_dir / "eval", metrics)
         )
     return trainer, metrics, judge

@@ -57,9 +57,10 @@ class MetricsJsonl(TrainerCallback):
     mirrored to it, so ``bot_repro.analysis.wandb_export`` rebuilds the same table from online runs.
     """
 
-    def __init__(self, path: Path, trainer_ref: dict, start_time: float | None = None, config: dict | None = None):
+    def __init__(self, path: Path, counter, start_time: float | None = None, config: dict | None = None):
+        """``counter``: the trainer, read for ``generated_tokens``; ``config``: the composed config."""
         self.path = Path(path)
-        self.trainer_ref = trainer_ref
+        self.counter = counter
         self.config = config
         self.start = start_time or time.time()
         self.pending: dict[str, float] = {}
@@ -80,18 +81,16 @@ class MetricsJsonl(TrainerCallback):
         run = _wandb_run()
         if run is not None and self.config is not None:
             run.config.update({"bot_repro": self.config}, allow_val_change=True)
-        if state.global_step == 0:  # a resumed run keeps the clock restored by train.py
+        if state.global_step == 0:  # a resumed run keeps the clock restored by ResumeState
             self.start = time.time()
         self._last_time = time.time()
-        trainer = self.trainer_ref.get("trainer")
-        self._last_tokens = trainer.generated_tokens if trainer else 0
+        self._last_tokens = self.counter.generated_tokens
 
     def on_log(self, args, state, control, logs=None, **kw):
         if not state.is_world_process_zero or logs is None or "train_runtime" in logs:
             return
         now = time.time()
-        trainer = self.trainer_ref["trainer"]
-        tokens = trainer.generated_tokens
+        tokens = self.counter.generated_tokens
         step_s = now - (self._last_time or now) - (self.eval_seconds - self._last_eval)
         rec: dict[str, Any] = {"step": state.global_step, "time": round(now - self.start - self.eval_seconds, 3)}
         for src, dst in RENAME.items():
@@ -116,13 +115,12 @@ class MetricsJsonl(TrainerCallback):
 class HeldOutEval(TrainerCallback):
     """Samples ``n_samples`` completions per held-out prompt and asks the task for its metrics."""
 
-    def __init__(self, task, rows, tokenizer, eval_cfg, max_new_tokens, chat_kwargs, out_dir, metrics, trainer_ref):
+    def __init__(self, task, rows, tokenizer, eval_cfg, max_new_tokens, chat_kwargs, out_dir, metrics):
         self.task, self.rows, self.tok, self.cfg = task, rows, tokenizer, eval_cfg
         self.max_new_tokens = max_new_tokens
         self.chat_kwargs = chat_kwargs
         self.out_dir = Path(out_dir)
         self.metrics = metrics
-        self.trainer_ref = trainer_ref
 
     def due(self, step: int, max_steps: int) -> bool:
         return self.cfg.every > 0 and (step % self.cfg.every == 0 or step == max_steps)
@@ -137,15 +135,7 @@ class HeldOutEval(TrainerCallback):
     def _run(self, model, step: int) -> dict[str, float]:
         rows = self.rows[: self.cfg.max_prompts] if self.cfg.max_prompts else self.rows
         completions = generate(model, self.tok, rows, self.cfg, self.max_new_tokens, self.chat_kwargs)
-        step_dir = self.out_dir / f"step_{step:06d}"
-        if hasattr(self.task, "evaluate_and_save"):
-            result = self.task.evaluate_and_save(completions, rows, step_dir)
-        else:
-            result = self.task.evaluate(completions, rows)
-            step_dir.mkdir(parents=True, exist_ok=True)
-            with (step_dir / "samples.jsonl").open("w") as f:
-                for row, comps in zip(rows, completions):
-                    f.write(json.dumps({"id": row.get("id"), "completions": comps}) + "\n")
+        result = self.task.evaluate_and_save(completions, rows, self.out_dir / f"step_{step:06d}")
         return {f"eval/{k}": float(v) for k, v in result.items()}
 
     def on_train_begin(self, args, state, control, model=None, **kw):

@@ -1,22 +1,34 @@
 """Run-directory bookkeeping: ``run.json`` (provenance), checkpoints and resume.
 
-A run directory holds ``.hydra/`` (composed config, written by Hydra), ``metrics.jsonl``,
-``run.json`` (git SHA, package versions, seed, host, times, exit status), ``checkpoints/`` and
-``rollouts/``. Resuming truncates ``metrics.jsonl`` to the checkpoint's step so that every step
-appears exactly once.
+A run directory holds ``.hydra/`` (the composed config of the first attempt, written by Hydra;
+each resumed attempt keeps its own in ``.hydra/resume-<time>/``), ``metrics.jsonl``, ``run.json``
+(git SHA, package versions, seed, host, times, exit status, one entry per attempt),
+``checkpoints/`` and ``rollouts/``. ``ResumeState`` is everything resume needs in one place:
+the checkpoint, ``metrics.jsonl`` truncated to its step so that every step appears exactly once,
+and the counters TRL does not know about (generated tokens, training seconds).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import platform
+import signal
 import socket
 import subprocess
 import sys
 import time
 from importlib import metadata
 from pathlib import Path
+
+from omegaconf import DictConfig, OmegaConf
+from transformers import TrainerCallback
+
+from bot_repro.config_errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 PACKAGES = ("torch", "transformers", "trl", "accelerate", "hydra-core", "omegaconf", "wandb", "vllm", "math-verify")
 
@@ -62,12 +74,39 @@ def hardware() -> dict[str, object]:
     return info
 
 
+class Terminated(BaseException):
+    """The process got SIGTERM/SIGHUP (Slurm preemption, ``kill``): the run is marked ``killed``."""
+
+
+@contextlib.contextmanager
+def on_termination():
+    """Turn SIGTERM and SIGHUP into ``Terminated`` while training, so run.json records the kill."""
+    def _raise(signum, frame):
+        raise Terminated(f"signal {signal.Signals(signum).name}")
+
+    previous = {sig: signal.signal(sig, _raise) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 class RunRecord:
-    """Writes ``run.json`` at start (status running) and at exit (completed / failed)."""
+    """Writes ``run.json`` at start (status running) and at exit (completed / failed / killed).
+
+    ``attempts`` counts starts; ``history`` keeps each earlier attempt's start, end and status (an
+    attempt that never recorded its end, as after SIGKILL, is listed as ``killed``).
+    """
 
     def __init__(self, run_dir: Path, seed: int, resumed_from: str | None = None):
         self.path = Path(run_dir) / "run.json"
         previous = json.loads(self.path.read_text()) if self.path.exists() else {}
+        history = list(previous.get("history", []))
+        if previous:
+            status = previous.get("status")
+            history.append({"start_time": previous.get("start_time"), "end_time": previous.get("end_time"),
+                            "status": "killed" if status == "running" else status})
         self.data = {
             "git_sha": git_sha(),
             "packages": package_versions(),
@@ -81,8 +120,13 @@ class RunRecord:
             "status": "running",
             "resumed_from": resumed_from,
             "attempts": previous.get("attempts", 0) + 1,
+            "history": history,
         }
         self._dump()
+
+    @staticmethod
+    def status_for(exc: BaseException) -> str:
+        return "killed" if isinstance(exc, (Terminated, KeyboardInterrupt)) else "failed"
 
     def _dump(self) -> None:
         self.path.write_text(json.dumps(self.data, indent=2) + "\n")
@@ -90,6 +134,69 @@ class RunRecord:
     def finish(self, status: str, error: str | None = None, **extra) -> None:
         self.data.update(end_time=time.strftime("%Y-%m-%dT%H:%M:%S%z"), status=status, error=error, **extra)
         self._dump()
+
+
+def _flat(node, prefix: str = "") -> dict[str, object]:
+    if isinstance(node, dict):
+        out: dict[str, object] = {}
+        for k, v in node.items():
+            out.update(_flat(v, f"{prefix}{k}."))
+        return out
+    return {prefix[:-1]: node}
+
+
+# keys a resumed attempt may change without resume_allow_changes=true
+RESUME_KEYS = {"resume", "resume_allow_changes"}
+
+
+def check_resume_config(run_dir: Path, cfg: DictConfig) -> None:
+    """Refuse to resume with a config that differs from the run's first attempt, naming the keys."""
+    saved_path = Path(run_dir) / ".hydra" / "config.yaml"
+    if not saved_path.is_file() or cfg.get("resume_allow_changes"):
+        return
+    saved = _flat(OmegaConf.to_container(OmegaConf.load(saved_path)))
+    now = _flat(OmegaConf.to_container(cfg))
+    changed = sorted(k for k in set(saved) | set(now)
+                     if k.split(".")[0] not in RESUME_KEYS and saved.get(k, "<unset>") != now.get(k, "<unset>"))
+    if changed:
+        shown = "; ".join(f"{k}: {saved.get(k, '<unset>')!r} -> {now.get(k, '<unset>')!r}" for k in changed[:10])
+        more = f" (+{len(changed) - 10} more)" if len(changed) > 10 else ""
+        raise ConfigError(
+            f"resume=true with a config that differs from the run in {run_dir}: {shown}{more}. Resume with the "
+            "same overrides, or add resume_allow_changes=true to continue with the new values"
+        )
+
+
+class ResumeState(TrainerCallback):
+    """Where a run resumes from, and the counters saved beside every checkpoint."""
+
+    def __init__(self, run_dir: Path, resume: bool):
+        self.run_dir = Path(run_dir)
+        self.metrics_path = self.run_dir / "metrics.jsonl"
+        self.checkpoint = last_checkpoint(self.run_dir) if resume else None
+        if resume and self.checkpoint is None:
+            log.warning("resume=true but %s has no checkpoint: starting from scratch", self.run_dir)
+            self.metrics_path.unlink(missing_ok=True)
+        self.step = int(self.checkpoint.name.split("-")[1]) if self.checkpoint is not None else 0
+        if self.checkpoint is not None:
+            print(f"resuming from {self.checkpoint.name} ({self.checkpoint})", flush=True)
+        self.trainer = self.metrics = None
+
+    def attach(self, trainer, metrics) -> None:
+        """Restore the counters and the metrics file of the checkpoint; save counters from now on."""
+        self.trainer, self.metrics = trainer, metrics
+        if self.checkpoint is not None:
+            truncate_metrics(self.metrics_path, self.step)
+            counters = load_counters(self.checkpoint)
+            trainer.generated_tokens = counters.get("generated_tokens", 0)
+            metrics.start -= counters.get("elapsed_s", 0.0)
+        trainer.add_callback(self)
+
+    def on_save(self, args, state, control, **kw):
+        ckpt = Path(args.output_dir) / f"checkpoint-{state.global_step}"
+        if ckpt.exists() and state.is_world_process_zero:
+            elapsed = time.time() - self.metrics.start - self.metrics.eval_seconds
+            save_counters(ckpt, {"generated_tokens": self.trainer.generated_tokens, "elapsed_s": elapsed})
 
 
 def last_checkpoint(run_dir: Path) -> Path | None:

@@ -82,13 +82,11 @@ def _prewarm_tiny_model() -> None:
     concurrently (build_tiny writes in place), so one could load files the other is rewriting.
     """
     from bot_repro.config import apply_smoke, validate
-    from bot_repro.tasks import TASKS
+    from bot_repro.tasks.base import build_task
     from bot_repro.trainer.build import resolve_model_path
 
-    cfg = apply_smoke(compose(["debug=smoke"]))
-    sec = validate(cfg)
-    task = TASKS[sec["task"].name](dict(sec["task"].params), OmegaConf.to_container(cfg.model, resolve=True))
-    resolve_model_path(sec, task, seed=0)
+    sec = validate(apply_smoke(compose(["debug=smoke"])))
+    resolve_model_path(sec, build_task(sec, with_reward=False)[0], seed=0)
 
 
 def _array_ids(sweep: Path) -> list[str]:

@@ -8,9 +8,9 @@ import pytest
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges.types import StepJudgeInput
 from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards.mapper import local_token_rewards
 from bot_repro.tasks.aime.reward import spread_steps
 from bot_repro.tasks.aime.steps import arithmetic_claims
-from bot_repro.rewards.mapper import local_token_rewards
 
 ROW = {"id": "r", "problem": "What is 2 * (3 + 4)?", "answer": "14"}
 SOLUTION = "<step 1> 3 + 4 = 7 </step 1>\n<step 2> 2 * 7 = 15 </step 2>\n<step 3> so 14 </step 3>\n<final> 14 </final>"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot_repro.config_errors import ConfigError
+from bot_repro.tasks.mini.checker import check, open_stack, solution
 from bot_repro.tasks.mini.reward import MiniReward
-from bot_repro.tasks.mini.checker import check, open_stack
-from bot_repro.tasks.mini.checker import solution
 from bot_repro.tasks.mini.task import MiniTask
 
 DOC = "<a><b></b><c>"  # open: a, c

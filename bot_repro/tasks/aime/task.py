@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.tasks.aime.passk import mean_pass_at_k
 from bot_repro.tasks.aime.answer import shared_checker
 from bot_repro.tasks.aime.data import (
     DEFAULT_HUB_ID,
@@ -30,9 +29,10 @@ from bot_repro.tasks.aime.data import (
     problem_key,
     split_rows,
 )
+from bot_repro.tasks.aime.passk import mean_pass_at_k
 from bot_repro.tasks.aime.prompts import family_of, system_prompt
 from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, extract_answer, parse_solution
-from bot_repro.tasks.base import TASKS
+from bot_repro.tasks.base import TASKS, Task
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class AimeTaskParams:
             )
 
 
-class AimeTask:
+class AimeTask(Task):
     name = "aime"
 
     def __init__(self, params: AimeTaskParams, family: str):
@@ -86,6 +86,7 @@ class AimeTask:
             None if params.eval_set is None else parse_spec(params.eval_set, "task.params.eval_set")
         )
         self._cache: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self._warned: set[tuple[tuple[int, ...], int]] = set()
 
     def _row(self, row: dict[str, Any]) -> dict[str, Any]:
         prompt = [
@@ -136,8 +137,9 @@ class AimeTask:
             raise ValueError("evaluation needs at least one row")
         n_min = min(len(samples) for samples in completions)
         ks = [k for k in self.params.ks if k <= n_min]
-        if len(ks) < len(self.params.ks):
-            skipped = [k for k in self.params.ks if k > n_min]
+        skipped = [k for k in self.params.ks if k > n_min]
+        if skipped and (tuple(skipped), n_min) not in self._warned:  # once per run, not every evaluation
+            self._warned.add((tuple(skipped), n_min))
             log.warning("pass@k for k in %s left out: only %d completion(s) per problem", skipped, n_min)
         golds, preds, parsed_all, where = [], [], [], []
         for r, (row, samples) in enumerate(zip(rows, completions)):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.config_errors import build_options
-from bot_repro.tasks.base import TASKS
+from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.mini.checker import check, solution
 from bot_repro.tasks.mini.warm_start import supervised_warm_start
 
@@ -62,7 +62,7 @@ def make_row(document: str, idx: str) -> dict[str, Any]:
     }
 
 
-class MiniTask:
+class MiniTask(Task):
     name = "mini"
 
     def __init__(self, params: dict[str, Any], model_cfg: dict[str, Any]):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.tasks.base import TASKS
+from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker
 from bot_repro.tasks.react.corpus import load_records, split, system_prompt, to_row
 from bot_repro.tasks.react.evaluation import compile_metrics, save_rollouts
@@ -40,7 +40,7 @@ class ReactTaskOptions:
             raise ValueError(f"test_fraction={self.test_fraction!r}; must be in (0, 1)")
 
 
-class ReactTask:
+class ReactTask(Task):
     name = "react"
 
     def __init__(self, task_cfg: dict[str, Any], model_cfg: dict[str, Any]):

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install torch==$1 into the venv whose pip is $2, before anything that depends on torch (or pip
+# pulls whichever build it likes). Which build:
+#   TORCH_INDEX_URL set      -> that index (e.g. a CUDA build: https://download.pytorch.org/whl/cu128)
+#   a local wheel satisfies  -> it, offline (a wheelhouse in pip's find-links)
+#   no NVIDIA driver         -> the CPU build from PyTorch's CPU index (a few hundred MB, not several GB)
+#   otherwise                -> PyPI's default build (CUDA on Linux)
+set -euo pipefail
+version=$1 pip=$2
+if [ -n "${TORCH_INDEX_URL:-}" ]; then
+  exec "$pip" install -q "torch==$version" --index-url "$TORCH_INDEX_URL"
+fi
+if "$pip" install -q --no-index "torch==$version" 2>/dev/null; then
+  echo "install_torch: torch $version from a local wheel"
+  exit 0
+fi
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  echo "install_torch: no NVIDIA driver found: installing the CPU build of torch $version"
+  exec "$pip" install -q "torch==$version" --index-url https://download.pytorch.org/whl/cpu
+fi
+exec "$pip" install -q "torch==$version"
