@@ -28,7 +28,8 @@ class SplitRewardAgentLoopOutput(AgentLoopOutput):
 
     def as_dict(self) -> dict[str, Any]:
         out = super().as_dict()
-        info = (out.get("extra_fields") or {}).get("reward_extra_info") or {}
+        extra = dict(out.get("extra_fields") or {})  # as_dict's extra_fields may be our own dict: copy
+        info = dict(extra.get("reward_extra_info") or {})
         split = info.pop(SPLIT_KEY, None)
         if split is None:
             raise RuntimeError(
@@ -41,6 +42,8 @@ class SplitRewardAgentLoopOutput(AgentLoopOutput):
             raise RuntimeError(f"token rewards for {len(split) - 1} tokens, response has {n} (rewards scored on "
                                "other ids than the rollout's)")
         out["rm_scores"] = torch.tensor(split, dtype=torch.float32)
+        extra["reward_extra_info"] = info  # logged without the per-token list
+        out["extra_fields"] = extra
         return out
 
 
