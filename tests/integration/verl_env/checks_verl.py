@@ -332,3 +332,14 @@ def test_data_prep_writes_rows_the_reward_manager_reads(tmp_path):
     row = row_from_item(first)
     assert row["document"] and row["prompt"][0]["content"] == first["prompt"][0]["content"]
     assert json.loads((tmp_path / "stack.json").read_text())["reward"]["source"] == "mini"
+
+    # verl's own dataset reads the files; what it hands the agent loop gives the reward manager the task row
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
+    from bot_repro.models.tiny import build_tokenizer
+
+    ds = RLHFDataset(data_files=str(tmp_path / "train.parquet"), tokenizer=build_tokenizer(None, 300),
+                     config=verl_config().data)
+    item = ds[0]
+    assert item["agent_name"] == "bot_single_turn"
+    assert row_from_item(item) == json.loads(first["extra_info"]["bot_row"]) == row
