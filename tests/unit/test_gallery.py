@@ -4,8 +4,9 @@ renderer's flags) it shows one card per rollout, the screenshots, and the penali
 
 from __future__ import annotations
 
-import io
 import json
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -21,18 +22,16 @@ def _renderer_missing() -> str | None:
     return renderer_missing()
 
 
-def _png(color: str) -> bytes:
-    import matplotlib
+def _png(color: str, width: int = 100, height: int = 60) -> bytes:
+    """A plain one-colour PNG (written by hand: no plotting library state can change its size)."""
+    rgb = bytes.fromhex(color.lstrip("#"))
+    raw = b"".join(b"\x00" + rgb * width for _ in range(height))
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
-    fig = plt.figure(figsize=(2, 1.25), dpi=50)
-    fig.patch.set_facecolor(color)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", facecolor=color)
-    plt.close(fig)
-    return buf.getvalue()
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
 
 
 def _run(tmp_path: Path, checkpoints: tuple[int, ...] = (2,)) -> Path:
