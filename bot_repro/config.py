@@ -115,14 +115,14 @@ class TrainerCfg:
     warmup_steps: int = 0
     weight_decay: float = 0.0
     max_grad_norm: float = 1.0
-    max_completion_length: int = 1024
+    max_completion_length: int = 2048
     temperature: float = 1.0
     top_p: float = 1.0
     per_device_train_batch_size: int | None = None  # None: the whole step's rollouts in one micro-batch
     gradient_accumulation_steps: int = 1
     num_iterations: int = 1
     beta: float = 0.0  # KL coefficient (paper default 0)
-    save_steps: int = 50
+    save_steps: int = 25
     save_total_limit: int | None = 2
     rollouts_per_step: int = 8  # rollouts saved per step for inspection
     extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field

@@ -12,59 +12,36 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
+from omegaconf import OmegaConf, open_dict
 from tqdm import tqdm
 
+from bot_repro.analysis.load import find_run_dirs, read_run_info
+from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
+from bot_repro.config import validate
+from bot_repro.figures import sweep
+from bot_repro.figures.runs import load_figure_runs
+from bot_repro.plots.figures import PlotCfg, draw_and_save, plot_config
+from bot_repro.tasks.base import build_task
+from bot_repro.trainer.build import resolve_model_path
+
 REPO = Path(__file__).resolve().parents[1]
-THRESHOLD = 0.8
-METRIC = "eval/success_rate"
-
-# experiment -> (group columns, baseline value or None, label of the grouping)
-ANALYSES = {
-    "mini_demo": (["algorithm.name"], "grpo"),
-    "mini_baselines": (["algorithm.name"], "grpo"),
-    "mini_weighting": (["algorithm.options.weighting"], None),
-    "mini_signals": (["reward.params.variant", "algorithm.name"], "grpo"),
-}
 
 
-def _is_sweep(override: str) -> bool:
-    value = override.split("=", 1)[-1]
-    return "=" in override and "," in value and not value.startswith(("[", "{", "'", '"'))
-
-
-def _compose(experiment: str, overrides: list[str]):
-    """The experiment's config without command-line sweeps (which only a multirun can take)."""
-    from hydra import compose, initialize_config_dir
-
-    single = [o for o in overrides if not _is_sweep(o)]
-    with initialize_config_dir(config_dir=str(REPO / "conf"), version_base="1.3"):
-        return compose(config_name="train", overrides=[f"experiment={experiment}", *single], return_hydra_config=True)
-
-
-def sweep_size(cfg, overrides: list[str]) -> int:
-    """Runs in the sweep: the experiment's sweeper params, replaced by any command-line sweep."""
-    counts = {str(k): len(str(v).split(",")) for k, v in (cfg.hydra.sweeper.params or {}).items()}
-    for o in overrides:
-        key, value = o.split("=", 1) if "=" in o else (o, "")
-        counts[key.lstrip("+")] = len(value.split(",")) if _is_sweep(o) else 1 if key in counts else counts.get(key, 1)
-    return math.prod(counts.values())
+def plot_settings(experiment: str, cfg) -> PlotCfg:
+    """``plot.<experiment>`` of the experiment config: metric, grouping, threshold and baseline."""
+    raw = OmegaConf.select(cfg, f"plot.{experiment}")
+    if raw is None:
+        raise SystemExit(f"conf/experiment/{experiment}.yaml has no plot.{experiment} block")
+    return plot_config(OmegaConf.to_container(raw, resolve=True), f"plot.{experiment} of conf/experiment/{experiment}.yaml")
 
 
 def prepare(cfg) -> None:
     """Build the tiny model and the warm start once, before parallel jobs would race to."""
-    from omegaconf import open_dict
-
-    from bot_repro.config import validate
-    from bot_repro.tasks.base import build_task
-    from bot_repro.trainer.build import resolve_model_path
-
     cfg = cfg.copy()
     with open_dict(cfg):
         del cfg["hydra"]
@@ -98,24 +75,24 @@ def _progress(sweep_dir: Path, n_runs: int, max_steps: int, stop: threading.Even
 
 
 def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
-    """Launch the experiment's Hydra multirun into ``sweep_dir``; return its wall seconds."""
-    cfg = _compose(experiment, overrides)
-    n_runs, max_steps = sweep_size(cfg, overrides), int(cfg.trainer.max_steps)
+    """Launch the experiment's Hydra multirun into ``sweep_dir`` (the figures' machinery: the same
+    override parser, job expansion and launch); return its wall seconds."""
+    cfg = sweep.compose_experiment(experiment, overrides)
+    n_runs, max_steps = len(sweep.expand_jobs(cfg, overrides)), int(cfg.trainer.max_steps)
     print(f"{experiment}: {n_runs} runs of {max_steps} steps -> {sweep_dir}")
     prepare(cfg)
-    cmd = [sys.executable, "-m", "bot_repro.train", "-m", f"experiment={experiment}", f"hydra.sweep.dir={sweep_dir}"]
     start = time.time()
     stop = threading.Event()
     watcher = threading.Thread(target=_progress, args=(sweep_dir, n_runs, max_steps, stop), daemon=True)
     watcher.start()
     log = sweep_dir.parent / f"{sweep_dir.name}.log"
-    sweep_dir.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("w") as f:
-        proc = subprocess.run([*cmd, *overrides], cwd=REPO, stdout=f, stderr=subprocess.STDOUT)
-    stop.set()
-    watcher.join()
-    if proc.returncode != 0:
-        raise SystemExit(f"sweep {experiment} failed (exit {proc.returncode}); see {log}")
+    try:
+        sweep.run_multirun([f"experiment={experiment}", *overrides], sweep_dir, in_process=False, log=log)
+    except sweep.FigureError as exc:
+        raise SystemExit(f"sweep {experiment} failed: {exc}; see {log}") from exc
+    finally:
+        stop.set()
+        watcher.join()
     return time.time() - start
 
 
@@ -141,29 +118,22 @@ def archive_runs(sweep_dir: Path, out_dir: Path) -> int:
 
 def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
     """Run directories -> figure + summary.json + summary.md in ``out_dir``."""
-    import matplotlib.pyplot as plt
-
-    from bot_repro.analysis.load import load_runs
-    from bot_repro.analysis.stats import aggregate_curves
-    from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
-    from bot_repro.plots.curves import panel_grid, plot_curves, threshold_line
-    from bot_repro.plots.style import apply_style, save
-
-    cols, baseline = ANALYSES[experiment]
+    settings = plot_settings(experiment, sweep.compose_experiment(experiment))
+    cols, baseline, metric, threshold = settings.columns, settings.baseline, settings.metric, settings.threshold
     previous = out_dir / "summary.json"
     first_command = None
     if wall_s is None and previous.exists():  # re-analysing keeps the sweep's command and measured wall time
         old = json.loads(previous.read_text()).get("meta", {})
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
-    keys = sorted({*cols, "algorithm.name", "seed", "reward.params.variant", "algorithm.options.weighting"})
-    df = load_runs(sweep_dir, config_keys=keys)
+    df = load_figure_runs(sweep_dir, cols)
     if df.empty:
         raise SystemExit(f"no runs with metrics below {sweep_dir}")
-    summary = summarise(df, METRIC, THRESHOLD, group_by=cols, baseline=baseline, on="algorithm.name" if baseline else None)
+    summary = summarise(df, metric, threshold, group_by=cols, baseline=baseline,
+                        on=settings.hue if baseline else None)
     hacking = summarise(df, "eval/empty_rate", None, group_by=cols, baseline=None)
-    wall = df[df.metric == METRIC].groupby("run_id")["time"].max()
-    runs_per_group = df[df.metric == METRIC].drop_duplicates("run_id").set_index("run_id")[cols]
+    wall = df[df.metric == metric].groupby("run_id")["time"].max()
+    runs_per_group = df[df.metric == metric].drop_duplicates("run_id").set_index("run_id")[cols]
     for entry in summary["groups"]:
         mask = (runs_per_group[cols] == [entry["group"][c] for c in cols]).all(axis=1)
         entry["train_wall_seconds_mean"] = float(wall[mask[mask].index].mean())
@@ -171,8 +141,6 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         entry["final_empty_rate"] = empty["final"]
     meta = collect_meta(f"{first_command} (re-analysed: {command})" if first_command else command, REPO)
     # the code that ran is the runs' own record, not the checkout at analysis time
-    from bot_repro.analysis.load import find_run_dirs, read_run_info
-
     shas = sorted({(read_run_info(d) or {}).get("run.git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
     meta["git_sha"] = ", ".join(shas)
     summary["meta"] = {**meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
@@ -182,21 +150,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
     (out_dir / "summary.md").write_text(md)
 
-    apply_style()
-    panels = sorted(df[cols[0]].dropna().unique()) if len(cols) > 1 else [None]
-    fig, axes = panel_grid(len(panels))
-    for ax, panel in zip(axes, panels):
-        sub = df if panel is None else df[df[cols[0]] == panel]
-        hue = cols[-1]
-        agg = aggregate_curves(sub, METRIC, [hue], x="step")
-        plot_curves(ax, agg, x="step", hue=hue)
-        threshold_line(ax, THRESHOLD, f"{THRESHOLD:.0%} threshold")
-        ax.set_title(f"{cols[0].split('.')[-1]} = {panel}" if panel is not None else experiment)
-        ax.set_xlabel("step")
-        ax.set_ylabel("held-out success rate")
-        ax.legend(fontsize=7)
-    save(fig, out_dir / experiment)
-    plt.close(fig)
+    draw_and_save(df, settings, out_dir / experiment)
     return summary
 
 

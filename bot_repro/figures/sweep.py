@@ -143,11 +143,19 @@ def new_sweep_dir(root: Path) -> Path:
     return path
 
 
-def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True) -> None:
-    """``bot_repro.train -m <args> hydra.sweep.dir=<sweep_dir>``; raises FigureError when it fails."""
+def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True, log: Path | None = None) -> None:
+    """``bot_repro.train -m <args> hydra.sweep.dir=<sweep_dir>``; raises FigureError when it fails.
+
+    ``log`` (child process only): the file that takes the jobs' output instead of the terminal."""
     argv = ["-m", *args, f"hydra.sweep.dir={sweep_dir}"]
     if not in_process:
-        proc = subprocess.run([sys.executable, "-m", "bot_repro.train", *argv], cwd=REPO_ROOT)
+        cmd = [sys.executable, "-m", "bot_repro.train", *argv]
+        if log is None:
+            proc = subprocess.run(cmd, cwd=REPO_ROOT)
+        else:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with log.open("w") as f:
+                proc = subprocess.run(cmd, cwd=REPO_ROOT, stdout=f, stderr=subprocess.STDOUT)
         if proc.returncode != 0:
             raise FigureError(f"the sweep failed (exit {proc.returncode}); job logs are under {sweep_dir}")
         return

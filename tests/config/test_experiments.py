@@ -13,8 +13,7 @@ from bot_repro.figures import FIGURES, ordered
 from bot_repro.figures import sweep as fsweep
 from bot_repro.figures.pipeline import plot_settings
 from bot_repro.figures.runs import CHOICE_PREFIX
-from bot_repro.rewards import REWARD_SOURCES
-from bot_repro.tasks import TASKS
+from bot_repro.tasks.base import build_task
 from tests.conftest import REPO
 
 SLUGS = [spec.slug for spec in ordered()]
@@ -110,13 +109,9 @@ def test_smoke_sweep_is_one_seed_of_tiny_models_and_builds_task_and_reward(slug,
         assert cfg.model.hub_id is None and cfg.model.dtype == "float32"
         assert cfg.judge.backend == "loopback"
         assert cfg.resources.device == "cpu"
-        # an experiment must not undo the smoke shrink (debug/ is merged before experiment/)
+        # the smoke shrink wins over the experiment (conf/train.yaml merges debug/ after experiment/)
         assert cfg.trainer.max_steps == 2 and cfg.trainer.max_completion_length == 24
-        model = OmegaConf.to_container(cfg.model, resolve=True)
-        TASKS[sections["task"].name](dict(sections["task"].params), model)
-        reward = OmegaConf.to_container(cfg.reward, resolve=True)
-        reward.pop("smoke", None)
-        REWARD_SOURCES[cfg.reward.source](reward, {"judge": object(), "run_dir": tmp_path, "seed": 0})
+        build_task(sections, judge=object(), run_dir=tmp_path)
         families.add((cfg.model.name, cfg.model.family))
     if slug in FAMILY_SWEEPS:  # smoke keeps each family: a tiny model of the same architecture
         assert families == FAMILIES
