@@ -129,7 +129,7 @@ def paper_markers(
 ) -> list[PathCollection]:
     """Star markers for numbers the paper reports (one seed), to set beside our intervals.
 
-    ``points`` is either ``[(x, y), ...]`` (black stars) or ``{group value: [(x, y), ...]}``: each group
+    ``points`` is either ``[(x, y), ...]`` (light grey stars edged in black) or ``{group value: [(x, y), ...]}``: each group
     in its curve colour, labelled ``"<name> (<label>)"``.
     """
     if isinstance(points, Mapping):
@@ -143,7 +143,7 @@ def paper_markers(
             )
             for name, pts in points.items()
         ]
-    return [ax.scatter(*_xy(points, "paper points"), color="black", label=label, **PAPER_MARKER)]
+    return [ax.scatter(*_xy(points, "paper points"), color="0.75", label=label, **PAPER_MARKER)]  # seen on any bar
 
 
 def bar_with_ci(

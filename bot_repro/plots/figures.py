@@ -235,7 +235,7 @@ def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool) -
     if smoke:
         extra.append("Smoke run (tiny random-init model, a few steps): the paper's numbers are left out")
     elif paper_drawn:
-        extra.append("Stars, ranges and grey bands: the paper's numbers (one seed, SPEC §1) in their curve's colour")
+        extra.append("Stars (with ranges) and grey bands: the paper's numbers, one seed (SPEC §1)")
     group = [c for c in (cfg.panels, cfg.hue) if c]
     return curve_caption(frame, cfg.panel_metrics, group, extra=extra)
 
@@ -260,7 +260,8 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None) -> plt.Fi
         if cfg.kind == "pairwise":
             _pairwise_ties(ax, rows, cfg)
         if cfg.threshold is not None:
-            threshold_line(ax, cfg.threshold, label=f"{cfg.threshold:g} threshold")
+            label = f"{cfg.threshold:g}: no preference" if cfg.kind == "pairwise" else f"{cfg.threshold:g} threshold"
+            threshold_line(ax, cfg.threshold, label=label)
         if not smoke:
             paper = cfg.paper_for(panel)
             _overlay_paper(ax, paper, colors, last_x)
