@@ -6,6 +6,16 @@ accepts [B, T] advantages, so clipping, sequence-level ratios (GSPO), aggregatio
 TRL's (configured through GRPOConfig fields). The group statistics are computed on the batch
 gathered from all processes, so a group whose rollouts sit on different processes is normalised
 as one group. DAPO's dynamic sampling (``DynamicSampling``) also lives here.
+
+Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
+The rest of the logging describes the batch that trains (after dynamic sampling drops groups),
+which no public hook sees, so it appends to ``_metrics``. Private names of TRL 1.16 /
+transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_surface.py:
+- ``GRPOTrainer._generate_and_score_completions(inputs)``: overridden; its output dict's
+  ``completion_ids``, ``completion_mask``, ``advantages`` (and optional ``tool_mask``).
+- ``GRPOTrainer._metrics``: ``{"train": defaultdict(list), "eval": ...}``, averaged and logged by TRL.
+- ``GRPOTrainer._calculate_rewards`` passing ``log_metric`` to reward functions.
+- ``Trainer._issue_warnings_after_load(load_result)``: overridden to drop the tied-head false alarm.
 """
 
 from __future__ import annotations

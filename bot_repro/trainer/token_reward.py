@@ -81,7 +81,12 @@ class TokenRewardFunction:
         rows = [{k: v[i] for k, v in columns.items()} for i in range(n)]
         batch = score_completions(self.source, self.tokenizer, completion_ids, rows, self.window)
         if self.judge is not None:
-            batch.metrics = self.judge.pop_metrics()
+            log_metric = kwargs.get("log_metric")
+            if log_metric is not None:  # TRL's public hook: every call counts, averaged per logged step
+                for name, value in self.judge.pop_metrics().items():
+                    log_metric(name, float(value))
+            else:  # called outside TRL: the trainer logs them with the batch
+                batch.metrics = self.judge.pop_metrics()
         self._pending.append(batch)
         return batch.global_rewards
 
