@@ -1,22 +1,22 @@
-"""Import every module that registers tasks, reward sources or judge backends.
+"""Import every task package, so that its task and reward source(s) register by name.
 
-Registration happens at import time; entry points call ``load_plugins()`` once so that Hydra
-names resolve. A module listed here that is missing from the tree is skipped.
+A task is one folder ``bot_repro/tasks/<name>/`` whose ``__init__`` registers them; registration
+happens at import time, and entry points call ``load_plugins()`` once so that Hydra names resolve.
+Every sub-package of ``bot_repro.tasks`` (including folders added to its ``__path__``) is imported.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import pkgutil
 
-PLUGIN_MODULES = [
-    "bot_repro.tasks.mini",
-    "bot_repro.tasks.aime",
-    "bot_repro.tasks.react",
-]
+import bot_repro.tasks
+
+
+def task_packages() -> list[str]:
+    return sorted(f"bot_repro.tasks.{m.name}" for m in pkgutil.iter_modules(bot_repro.tasks.__path__) if m.ispkg)
 
 
 def load_plugins() -> None:
-    for name in PLUGIN_MODULES:
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+    for name in task_packages():
+        importlib.import_module(name)
