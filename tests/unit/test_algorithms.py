@@ -56,7 +56,7 @@ def test_bot_golden_vector():
 
 
 def test_bot_golden_vector_unbiased_is_k_over_k_minus_1():
-    # sigma^2 = 0.506897^2 * 3 / 2, not / (1 - sum_i w_i^2) (reliability weights would give 0.55...)
+    # sigma^2 = 0.506897^2 * 3 / 2, not / (1 - sum_i w_i^2) (reliability weights would give 0.540)
     S, mask = ragged(GOLDEN_R)
     out = ADVANTAGES["bot_grpo"](torch.zeros(3), S, mask, 3, std="unbiased")
     assert_rows(out, mask, [[0.671155, -0.134231], [-0.134231, -0.939617, -1.745003], [0.671155] * 4])
