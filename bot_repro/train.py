@@ -18,6 +18,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.config import apply_smoke, check_device, validate
 from bot_repro.config_errors import ConfigError
+from bot_repro.judges import preflight
 from bot_repro.registry import UnknownNameError
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
@@ -34,6 +35,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path
     sections = validate(cfg)  # before anything expensive, and before any folder exists
     res = sections["resources"]
     check_device(res.name, res.device, sections["model"].hub_id, resources_explicit)
+    if sections["judge"] is not None:
+        preflight(sections["judge"])  # a missing API key is a config error, not a half-made run
     if cfg.resume:
         check_resume_config(run_dir, composed)
     elif (run_dir / "metrics.jsonl").is_file() and (run_dir / "metrics.jsonl").stat().st_size > 0:

@@ -7,7 +7,7 @@ failure values), ``abba`` (pairwise aggregation), ``calls`` (retries, cache, con
 """
 
 from bot_repro.judges.abba import ABBA_ORDER, abba_result
-from bot_repro.judges.client import JudgeClient, build_judge_client
+from bot_repro.judges.client import JudgeClient, build_judge_client, preflight
 from bot_repro.judges.options import JudgeOptions, parse_options
 from bot_repro.judges.parsers import NON_REACT_SENTINEL
 from bot_repro.judges.types import (
@@ -37,4 +37,5 @@ __all__ = [
     "abba_result",
     "build_judge_client",
     "parse_options",
+    "preflight",
 ]

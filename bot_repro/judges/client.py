@@ -36,6 +36,13 @@ T = TypeVar("T")
 FAILURE_LOG = "judge_failures.jsonl"
 
 
+def preflight(opts: JudgeOptions) -> None:
+    """What a client would refuse at start, checked without starting one (no session, no folder):
+    prompt templates load and the backend's credentials are present. Raises ``ConfigError``."""
+    PromptBook(opts)
+    JUDGE_BACKENDS[opts.backend](opts).check_credentials()
+
+
 class JudgeClient:
     """Judge roles over one backend, with cache, retries and accounting; ``close()`` when done."""
 

@@ -150,10 +150,19 @@ def build_trainer(sec: dict[str, Any], run_dir: Path, start_time: float):
 
     Everything checkable (credentials, data rows) is checked before the weights load.
     """
-    seed = sec["seed"]
     if sec["resources"].torch_threads:
         torch.set_num_threads(sec["resources"].torch_threads)
     judge = JudgeClient(sec["judge"], run_dir) if sec["judge"] is not None else None
+    try:
+        return _build(sec, run_dir, start_time, judge)
+    except BaseException:
+        if judge is not None:  # the caller never sees it: close its HTTP session here
+            judge.close()
+        raise
+
+
+def _build(sec: dict[str, Any], run_dir: Path, start_time: float, judge):
+    seed = sec["seed"]
     if judge is not None:
         judge.check_credentials()
     task, source = build_task(sec, judge=judge, run_dir=run_dir, seed=seed)

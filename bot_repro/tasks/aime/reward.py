@@ -86,8 +86,9 @@ class AimeReward:
             raise ValueError(f"AIME reward rows without a gold 'answer' column: {missing[:5]}")
         p = self.params
         texts = [c if isinstance(c, str) else "" for c in completions]
-        parsed = [parse_solution(t) for t in texts]
-        answers = [extract_answer(sol, t, p.answer_fallback_boxed) for sol, t in zip(parsed, texts)]
+        limit = p.check_timeout_s  # the same bound as math-verify's check
+        parsed = [parse_solution(t, timeout_s=limit) for t in texts]
+        answers = [extract_answer(sol, t, p.answer_fallback_boxed, timeout_s=limit) for sol, t in zip(parsed, texts)]
         checks = self.checker.check([row.get("answer") for row in rows], answers)
         steps = [[s.text for s in sol.steps[: p.max_steps]] for sol in parsed]
         if self.scorer is not None and any(steps):

@@ -145,10 +145,11 @@ class AimeTask(Task):
         for r, (row, samples) in enumerate(zip(rows, completions)):
             for s, text in enumerate(samples):
                 text = text if isinstance(text, str) else ""
-                parsed = parse_solution(text)
+                parsed = parse_solution(text, timeout_s=self.params.check_timeout_s)
                 parsed_all.append(parsed)
                 golds.append(row["answer"])
-                preds.append(extract_answer(parsed, text, self.params.answer_fallback_boxed))
+                preds.append(extract_answer(parsed, text, self.params.answer_fallback_boxed,
+                                            timeout_s=self.params.check_timeout_s))
                 where.append((r, s, text))
         checks = shared_checker(self.params.check_workers, self.params.check_timeout_s).check(golds, preds)
         flags: list[list[bool]] = [[] for _ in rows]
