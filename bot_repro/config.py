@@ -42,6 +42,7 @@ TOP_LEVEL = {
 class ModelCfg:
     name: str
     family: str  # qwen2 | smollm3 | phi3: picks prompts/templates of tasks
+    id: str | None = None  # what debug=smoke names its tiny stand-in after (tiny_<id>)
     hub_id: str | None = None  # None: a tiny model built in-process
     tiny: dict[str, Any] | None = None  # build_tiny kwargs (hidden_size, num_layers, vocab_size)
     dtype: str = "float32"

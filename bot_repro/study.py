@@ -25,7 +25,7 @@ from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown
 from bot_repro.config import validate
 from bot_repro.figures import sweep
 from bot_repro.figures.runs import load_figure_runs
-from bot_repro.plots.figures import PlotCfg, draw_and_save, plot_config
+from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, plot_config
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path
 
@@ -126,7 +126,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         old = json.loads(previous.read_text()).get("meta", {})
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
-    df = load_figure_runs(sweep_dir, cols)
+    df = load_figure_runs(sweep_dir, [*cols, SMOKE_COLUMN])  # a smoke study is labelled as one
     if df.empty:
         raise SystemExit(f"no runs with metrics below {sweep_dir}")
     summary = summarise(df, metric, threshold, group_by=cols, baseline=baseline,

@@ -113,8 +113,8 @@ def test_smoke_sweep_is_one_seed_of_tiny_models_and_builds_task_and_reward(slug,
         assert cfg.trainer.max_steps == 2 and cfg.trainer.max_completion_length == 24
         build_task(sections, judge=object(), run_dir=tmp_path)
         families.add((cfg.model.name, cfg.model.family))
-    if slug in FAMILY_SWEEPS:  # smoke keeps each family: a tiny model of the same architecture
-        assert families == FAMILIES
+    if slug in FAMILY_SWEEPS:  # smoke keeps each family: a tiny model of the same architecture, named so
+        assert families == {(f"tiny_{name}", family) for name, family in FAMILIES}
 
 
 def test_user_overrides_beat_smoke_overrides():
