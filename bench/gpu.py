@@ -44,7 +44,6 @@ import argparse
 import copy
 import functools
 import gc
-import inspect
 import json
 import os
 import platform
@@ -190,8 +189,6 @@ def build_ours(cfg, run_dir: Path):
 
     cfg = apply_smoke(cfg)
     sections = validate(cfg)
-    if "cfg" in inspect.signature(build_trainer).parameters:  # before issue #14's typed sections: drop then
-        return build_trainer(cfg, sections, run_dir, time.time())[0]
     return build_trainer(sections, run_dir, time.time())[0]
 
 
