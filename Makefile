@@ -32,7 +32,7 @@ install-verl: $(VERL_VENV)/.installed
 $(VERL_VENV)/.installed: pyproject.toml
 	test -x $(VERL_VENV)/bin/python || python3 -m venv $(VERL_VENV)
 	$(VERL_VENV)/bin/pip install -q --upgrade pip
-	$(VERL_VENV)/bin/pip install -q "torch==$(TORCH_VERSION)"
+	bash scripts/install_torch.sh $(TORCH_VERSION) $(VERL_VENV)/bin/pip
 	$(VERL_VENV)/bin/pip install -q -e ".[verl]"
 	touch $@
 
