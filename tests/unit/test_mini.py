@@ -123,3 +123,52 @@ def test_bad_reward_params_fail_with_allowed_values():
         _reward("shiny")
     with pytest.raises(ConfigError, match="unknown key"):
         MiniReward({"params": {"variant": "penalty", "nosie": 0.1}}, {})
+
+
+def test_progress_variant_locates_the_end_of_the_answer():
+    progress = _reward("progress", progress_credit=0.5)
+    for text in ("", "</c>", " </c> "):  # empty, stopped early (trailing space is ignored)
+        res = progress.score_one(DOC, text)
+        end = [s for s in res.spans if s.start == len(text)]
+        assert [(s.end, s.value) for s in end] == [(len(text) + 1, -1.0)], text
+        assert res.components["stopped_open"] == 1.0
+    ok = progress.score_one(DOC, "</c></a>")
+    assert [s.value for s in ok.spans if s.start == len("</c></a>")] == [0.5]  # a correct end is credited
+    # an earlier located error is the one -1: no second one on the end (the signal stays bounded)
+    wrong = progress.score_one(DOC, "</a>")
+    assert [s for s in wrong.spans if s.start == len("</a>")] == []
+    assert min(s.value for s in wrong.spans) == -1.0
+    # the deliberately broken arm keeps its hole
+    assert [s for s in _reward("penalty").score_one(DOC, "</c>").spans if s.start == len("</c>")] == []
+
+
+@pytest.fixture(scope="module")
+def mini_tok():
+    from bot_repro.models.tiny import build_tokenizer
+
+    return build_tokenizer(MiniTask({"n_train": 100, "n_test": 10}, {"family": "qwen2"}).tokenizer_corpus(), 512)
+
+
+@pytest.mark.parametrize("variant", ["progress", "noisy"])
+def test_progress_stop_penalty_lands_on_the_eos_token_through_the_mapper(mini_tok, variant):
+    """Acceptance (#13): an empty or early-stopped completion gets a located negative local reward
+    on its EOS token, through the real path (sampled ids -> offsets -> spans -> S_t)."""
+    from bot_repro.trainer.token_reward import score_completions
+
+    tok = mini_tok
+    texts = ["", "</c>", "</c></a>", "</a>"]
+    ids = [tok(t, add_special_tokens=False)["input_ids"] + [tok.eos_token_id] for t in texts]
+    rows = [{"id": f"r{i}", "document": DOC} for i in range(len(texts))]
+    noise = {"noise": 0.0} if variant == "noisy" else {}
+    source = MiniReward({"window": 1, "params": {"variant": variant, **noise}}, {"seed": 0})
+    scored = score_completions(source, tok, ids, rows, window=1)
+    empty, early, correct, wrong = scored.local_rewards
+    assert scored.texts == texts
+    assert len(empty) == 1 and empty[-1] == -1.0  # the EOS token alone carries the error
+    assert early[-1] == -1.0 and all(v > 0 for v in early[:-1])  # the correct closer keeps its credit
+    assert correct[-1] == 0.5 and all(v > 0 for v in correct)
+    assert wrong[-1] == 0.0  # the error is located on </a>, not on the end
+    assert scored.global_rewards == [0.0, 0.0, 1.0, 0.0]
+    # penalty-only: the stop hole (nothing located on a stop)
+    hole = score_completions(MiniReward({"window": 1, "params": {"variant": "penalty"}}, {}), tok, ids, rows, 1)
+    assert hole.local_rewards[0].tolist() == [0.0] and hole.local_rewards[1][-1] == 0.0

@@ -7,10 +7,12 @@ between tags is ignored) and reports, like a compiler, a global outcome and *loc
 - ``closed``: spans of close tags that matched the innermost open element (correct structure);
 - ``errors``: spans of the first wrong token (a mismatched close, an open tag, stray text, or
   text after everything was closed) and, with ``all_errors=True``, every later one too;
-- ``unclosed``: how many elements were still open at the end (a global failure with no span:
-  nothing in the text is "wrong", something is missing).
+- ``unclosed``: how many elements were still open at the end (a global failure with no span in
+  the text: nothing in the text is "wrong", something is missing).
 
 That last point makes a penalty-only local signal hackable: stopping early has no located error.
+The ``progress`` reward (``reward.py``) therefore locates it on the end of the answer (the EOS
+token) when no earlier error was found.
 """
 
 from __future__ import annotations

@@ -3,14 +3,25 @@
 G = 1 if the completion closes the document exactly, else 0. Local signals live on the
 completion's units (tags or stray words) and a value on unit i is spread to unit j with the
 paper's decay phi(d) = max(0, 1 - d/(w+1)), d = |i - j| in units (the mini task is one line, so
-units play the role of React's lines). Variants (SPEC §3's "rich vs stable" question):
+units play the role of React's lines). The *end* of the answer is located too: a value on the end
+is the span [len(text), len(text) + 1), which the mapper puts on the EOS token (a special token has
+an empty character range at len(text); ``bot_repro.rewards.mapper.local_token_rewards``), and is
+not spread (the end is not a unit: spreading a stop penalty onto the last closer would punish a
+correct tag). A completion cut at the length limit has no EOS, so its end value reaches no token.
 
-- ``penalty``: -1 on the first error only. Bounded; blind to missing closers (hackable by stopping).
-- ``progress``: ``penalty`` plus +``progress_credit`` on every correctly closed tag.
-- ``noisy``: ``progress`` with a fraction ``noise`` of labels corrupted (sign flipped or moved to
-  a random unit), seeded per completion.
-- ``unbounded``: every error -``error_weight`` (all of them, summed) and -1 per element left open,
-  placed on the end of the text; no bound on the total.
+The paper's design rule (SPEC §3): local signals bounded, stable, positively correlated with
+success. ``progress`` follows it; the other three break one part of it on purpose (the CPU study's
+"unstable" arms):
+
+- ``progress`` (the clean signal): -1 on the first located error, where stopping while elements are
+  still open is an error located on the end (EOS); +``progress_credit`` on every correctly closed
+  tag and on the end of a correct answer. At most one -1, so bounded; every shortfall is located.
+- ``penalty`` (breaks "correlated with success"): -1 on the first wrong token only. Missing closers
+  are never located, so stopping early (even an empty answer) carries no local penalty: the stop hole.
+- ``noisy`` (breaks "stable"): ``progress`` with a fraction ``noise`` of labels corrupted (sign
+  flipped or moved to a random unit or the end), seeded per completion.
+- ``unbounded`` (breaks "bounded"): every error -``error_weight`` (all of them, summed) and -1 per
+  element left open, placed on the end of the text; no bound on the total.
 """
 
 from __future__ import annotations
@@ -57,23 +68,31 @@ class MiniReward:
         res = check(document, text, all_errors=p.variant == "unbounded")
         units = [(m.start(1), m.end(1)) for m in TOKEN.finditer(text)]
         index = {span: i for i, span in enumerate(units)}
-        labels: list[tuple[int, float]] = []  # (unit index, value) before spreading
+        end = len(units)  # label index of the end of the answer (EOS), after the last unit
+        labels: list[tuple[int, float]] = []  # (unit index or ``end``, value) before spreading
         for s, e, _ in res.errors[: None if p.variant == "unbounded" else 1]:
             labels.append((index[(s, e)], -p.error_weight if p.variant == "unbounded" else -1.0))
         if p.variant in ("progress", "noisy"):
             labels += [(index[span], p.progress_credit) for span in res.closed]
-        if p.variant == "noisy" and units:
+            if res.success:
+                labels.append((end, p.progress_credit))  # a correct end
+            elif not res.errors and res.unclosed:
+                labels.append((end, -1.0))  # stopped while elements were open: the located error
+        if p.variant == "noisy":
             digest = hashlib.sha256(f"{self.seed}|{document}|{text}".encode()).digest()
             rng = random.Random(int.from_bytes(digest[:8], "little"))
             noisy = []
             for i, v in labels:
                 if rng.random() < p.noise:
-                    i, v = (i, -v) if rng.random() < 0.5 else (rng.randrange(len(units)), v)
+                    i, v = (i, -v) if rng.random() < 0.5 else (rng.randrange(len(units) + 1), v)
                 noisy.append((i, v))
             labels = noisy
         out = RewardResult(global_score=1.0 if res.success else 0.0)
         for i, v in labels:
-            out.spans += self._spread(units, i, v)
+            if i == end:
+                out.spans.append(SpanReward(len(text), len(text) + 1, v))
+            else:
+                out.spans += self._spread(units, i, v)
         if p.variant == "unbounded" and res.unclosed:
             out.spans.append(SpanReward(len(text), len(text) + 1, -float(res.unclosed)))
         out.components = {
@@ -82,6 +101,7 @@ class MiniReward:
             "has_error": float(bool(res.errors)),
             "unclosed_frac": res.unclosed / max(1, res.n_tags),
             "empty": float(not text.strip()),
+            "stopped_open": float(not res.errors and res.unclosed > 0),
         }
         if res.errors:
             out.info["failure"] = res.errors[0][2]
