@@ -1,22 +1,28 @@
 // Persistent check worker for bot_repro's React task.
 //
-// Owns the Node side of "does this single-file React + TypeScript app compile": TypeScript
-// diagnostics (syntax and types; typecheck.mjs), Babel (or esbuild) transpilation, bundling
-// against the page's local React/ReactDOM, and ESLint 9 with React and hooks rules (lint.mjs).
-// It speaks JSON lines: stdin gets one request per line, stdout gets one answer line per checked
-// item (everything a library prints goes to stderr). The first stdout line is
+// Owns the Node side of "does this single-file React app compile" (SPEC §4): Babel (or esbuild)
+// transpiles it, it bundles against the page's local React/ReactDOM and the allowed UI libraries
+// (libs.mjs), and, for TypeScript, TypeScript 7 reports its type errors (typecheck.mjs), which are
+// line penalties by default, not failures. ESLint 9 with React and hooks rules runs on every sample
+// (lint.mjs). It speaks JSON lines: stdin gets one request per line, stdout gets one answer line
+// per checked item (everything a library prints goes to stderr). The first stdout line is
 // {"ready": true, ...}, sent once every tool is loaded and warm.
 //
 // Requests:
-//   {"id", "op": "check", "items": [{"code", "delay_ms"?}], "typecheck": "fail" | "penalise" | "off",
-//    "eslint": true, "transpiler": "babel" | "esbuild"}
-//     ("fail": TypeScript errors make the item fail to compile; "penalise": they are reported only)
-//     -> one line per item, in order: {"id", "index", "ok", "stage", "diagnostics", "eslint",
-//        "bundle", "sourcemap", "timings"}
-//   {"id", "op": "vendor"} -> {"id", "vendor_js", "tailwind_js"}: the page's React and Tailwind
-// Items of one request share one TypeScript snapshot (each sample stays its own module; only a
-// `declare global` block in one sample could leak into the others); each item is type-checked
-// when its turn comes, so a sample that hangs the checker is the one that times out.
+//   {"id", "op": "check", "items": [{"code", "lang"?, "delay_ms"?}], "typecheck": "penalise" | "fail" | "off",
+//    "eslint": true, "transpiler": "babel" | "esbuild", "allowed_imports": ["react", ...]}
+//     lang: the fence's tag. A sample is TypeScript (and type-checked) unless its fence says
+//     jsx/js/javascript or its code has no type syntax.
+//     -> one line per item, in order: {"id", "index", "ok", "stage", "lang", "diagnostics", "eslint",
+//        "bundle", "deps", "chunks", "sourcemap", "timings"}
+//   {"id", "op": "vendor"} -> {"id", "vendor_js", "tailwind_js", "chunks": {name: js}}
+// Diagnostics after a parse error: one fault, one penalised line. TypeScript's parser (it parses
+// JSX and JavaScript too) and the transpiler both report it; primaryParseError keeps the one
+// report that names the fault best, and the other tools' reports of the same fault are dropped
+// (the other parser's, TypeScript's cascades, type errors). ESLint's fatal parse message is kept
+// (its -0.5 is a global term) but placed on that line.
+// Items of one request share one TypeScript snapshot (each sample stays its own module); only
+// TypeScript samples with valid syntax are loaded into it.
 // Line numbers in answers are 0-indexed lines of the item's code.
 // `node check_worker.mjs --once` answers a single request and exits (the one-process-per-sample
 // baseline of the benchmark).
@@ -28,6 +34,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { BatchTypeChecker, TS_NATIVE_VERSION } from "./typecheck.mjs";
 import { ESLINT_VERSION, makeLinter } from "./lint.mjs";
+import { Libraries, PAGE_MODULES, PROVIDABLE } from "./libs.mjs";
 
 // Libraries sometimes log; stdout is reserved for protocol lines.
 console.log = console.error;
@@ -36,7 +43,7 @@ console.warn = console.error;
 
 const JS_DIR = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const ts = require("typescript"); // 5.9: the AST for the bundle checks and line numbers
+const ts = require("typescript"); // 5.9: the parser (syntax errors, AST for the bundle checks)
 const babel = require("@babel/core");
 const presetTs = require("@babel/preset-typescript");
 const presetReact = require("@babel/preset-react");
@@ -45,11 +52,12 @@ const esbuild = require("esbuild");
 
 // Samples live at virtual paths inside js/ so module resolution finds js/node_modules/@types.
 const VIRTUAL_DIR = path.join(JS_DIR, "__virtual__");
-// Modules the page provides (window.__botDeps, filled by the vendor bundle); nothing else loads.
-const PAGE_MODULES = new Set(["react", "react-dom", "react-dom/client", "react/jsx-runtime", "react/jsx-dev-runtime"]);
+const JS_FENCES = new Set(["jsx", "js", "javascript"]);
+const TYPECHECK_MODES = ["penalise", "fail", "off"];
 
 const typeChecker = new BatchTypeChecker(VIRTUAL_DIR);
 const lint = makeLinter(VIRTUAL_DIR);
+const libs = new Libraries(JS_DIR);
 
 function diag(line, col, source, rule, message, severity = "error") {
   return { line, col, severity, source, rule, message };
@@ -67,39 +75,190 @@ function withTypeChecker(fn) {
   }
 }
 
-function tsDiagnostics(slot, code, withTypes) {
-  const { errors, syntaxOk } = withTypeChecker(() => typeChecker.diagnostics(slot, withTypes));
+// ---------------------------------------------------------------- parse, language
+function parse(code) {
   const sourceFile = ts.createSourceFile("App.tsx", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TSX);
-  const diagnostics = errors.map((e) => {
-    const pos = sourceFile.getLineAndCharacterOfPosition(Math.min(e.start ?? 0, code.length));
-    return diag(pos.line, pos.character, "tsc", `TS${e.code}`, e.message);
+  const syntax = sourceFile.parseDiagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).map((d) => {
+    const pos = sourceFile.getLineAndCharacterOfPosition(Math.min(d.start ?? 0, code.length));
+    return diag(pos.line, pos.character, "tsc", `TS${d.code}`, ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   });
-  return { diagnostics, sourceFile, syntaxOk };
+  return { sourceFile, syntax };
 }
 
-// Imports the page cannot satisfy, found statically (the page has React and ReactDOM only).
-function unavailableImports(sourceFile) {
-  const out = [];
-  const report = (node, spec) => {
-    if (PAGE_MODULES.has(spec)) return;
-    const pos = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-    out.push(diag(pos.line, pos.character, "bundle", "unavailable-import",
-      `cannot bundle import ${JSON.stringify(spec)}: only react and react-dom are available`));
+const TS_ONLY_MODIFIERS = new Set([
+  ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.ReadonlyKeyword,
+  ts.SyntaxKind.AbstractKeyword, ts.SyntaxKind.DeclareKeyword, ts.SyntaxKind.OverrideKeyword,
+]);
+const TS_ONLY_NODES = new Set([
+  ts.SyntaxKind.InterfaceDeclaration, ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.ModuleDeclaration, ts.SyntaxKind.AsExpression, ts.SyntaxKind.SatisfiesExpression,
+  ts.SyntaxKind.NonNullExpression, ts.SyntaxKind.TypeAssertionExpression, ts.SyntaxKind.ImportEqualsDeclaration,
+]);
+
+// Does the code use any TypeScript-only syntax (annotations, interfaces, `as`, generics, ...)?
+function hasTypeSyntax(sourceFile) {
+  let found = false;
+  const visit = (node) => {
+    if (found) return;
+    if (TS_ONLY_NODES.has(node.kind)
+      || (node.type && ts.isTypeNode(node.type))
+      || node.typeParameters?.length || node.typeArguments?.length
+      || ((ts.isParameter(node) || ts.isPropertyDeclaration(node)) && node.questionToken)
+      || ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) && node.exclamationToken)
+      || ((ts.isImportDeclaration(node) && node.importClause?.isTypeOnly) || ((ts.isImportSpecifier(node) || ts.isExportSpecifier(node)) && node.isTypeOnly))
+      || (ts.isExportDeclaration(node) && node.isTypeOnly)
+      || (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ImplementsKeyword)
+      || (ts.canHaveModifiers(node) && (ts.getModifiers(node) || []).some((m) => TS_ONLY_MODIFIERS.has(m.kind)))) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
+// One fault, one line: of the parse errors both parsers report, the one that names the fault best.
+//   1. An unterminated string, template, regular expression or comment: TypeScript's scanner names
+//      its line exactly.
+//   2. "Expected corresponding JSX closing tag for <X>" (the transpiler, at a closing tag): either
+//      that closing tag is wrong, or X was left unclosed and the closing tag is its parent's. In
+//      formatted code a closing tag is indented like its own opening tag: the same indentation as
+//      X's opening line -> the closing tag is wrong (its line); another -> X is unclosed (the line
+//      of X's opening tag, as TypeScript's tree has it).
+//   3. Else TypeScript's earliest syntax error by position (the parser went wrong there; what
+//      follows is mostly cascade, and an unclosed element is reported at its opening tag only
+//      after the parser has run past it), else the transpiler's.
+const SCANNER_ERRORS = new Set(["TS1002", "TS1160", "TS1161", "TS1010"]);
+const MISMATCHED_CLOSE = /^Expected corresponding JSX closing tag for <([^>]+)>|^Unexpected closing "[^"]*" tag does not match opening "([^"]*)" tag/;
+// The line of the opening tag that TypeScript's (error-tolerant) tree pairs with the closing tag
+// at (line, col), when that element is `tag`.
+function openingLineOf(sourceFile, line, col, tag) {
+  let pos;
+  try {
+    pos = sourceFile.getPositionOfLineAndCharacter(line, col);
+  } catch {
+    return null;
+  }
+  let found = null;
+  const visit = (node) => {
+    if (found !== null || pos < node.pos || pos > node.end) return;
+    if (ts.isJsxClosingElement(node) && node.getStart(sourceFile) === pos && ts.isJsxElement(node.parent)
+      && node.parent.openingElement.tagName.getText(sourceFile) === tag) {
+      found = sourceFile.getLineAndCharacterOfPosition(node.parent.openingElement.getStart(sourceFile)).line;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
+function primaryParseError(tsSyntax, transpile, code, sourceFile) {
+  const scanner = tsSyntax.find((d) => SCANNER_ERRORS.has(d.rule));
+  if (scanner) return scanner;
+  for (const d of transpile) {
+    const m = d.line === null ? null : d.message.match(MISMATCHED_CLOSE);
+    if (!m) continue;
+    const tag = m[1] || m[2];
+    const lines = code.split("\n");
+    const indent = (l) => lines[l].match(/^\s*/)[0].length;
+    const named = tsSyntax.find((t) => t.rule === "TS17008" && t.message.startsWith(`JSX element '${tag}' `));
+    const open = named ? named.line : openingLineOf(sourceFile, d.line, d.col, tag);
+    if (open === null || open === d.line || indent(open) === indent(d.line)) return d;
+    return named || { ...d, line: open, col: indent(open), message: `JSX element <${tag}> has no closing tag (${d.message})` };
+  }
+  const earliest = [...tsSyntax].sort((a, b) => a.line - b.line || a.col - b.col)[0];
+  return earliest || transpile[0];
+}
+
+// ---------------------------------------------------------------- bundle checks
+// Names used as values (not only as types): Babel drops an import whose bindings are never used
+// as values, so only these must exist at run time.
+function valueNames(sourceFile) {
+  const names = new Set();
+  const visit = (node) => {
+    if (ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isImportDeclaration(node)) return;
+    if (ts.isIdentifier(node)) {
+      const p = node.parent;
+      const isName = p && ((ts.isPropertyAccessExpression(p) && p.name === node) || (ts.isPropertyAssignment(p) && p.name === node)
+        || (ts.isJsxAttribute(p) && p.name === node) || (ts.isQualifiedName(p) && p.right === node));
+      if (!isName) names.add(node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return names;
+}
+
+// Every import the page must satisfy: unresolvable or disallowed ones are diagnostics on their
+// line; allowed ones are checked against the module's export list. Returns the diagnostics and the
+// sample's needs: icon modules (`uses`) and chunk libraries.
+function bundleImports(sourceFile, allowed) {
+  const problems = [];
+  const uses = new Map();
+  const chunks = new Set();
+  let values = null;
+  const at = (node) => sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  const need = (node, spec, names, all) => {
+    const r = libs.resolve(spec, allowed);
+    const pos = at(node);
+    if (r.rule) {
+      problems.push(diag(pos.line, pos.character, "bundle", r.rule, r.message));
+      return;
+    }
+    if (r.kind === "page") return;
+    if (r.kind === "chunk") chunks.add(spec);
+    if (r.exports !== null && !all) {
+      values = values || valueNames(sourceFile);
+      for (const [imported, local] of names) {
+        if (local !== null && !values.has(local)) continue; // type-only use: Babel drops it
+        if (!r.exports.has(imported)) {
+          problems.push(diag(pos.line, pos.character, "bundle", "missing-export",
+            imported === "default" ? `${JSON.stringify(spec)} has no default export` : `${JSON.stringify(spec)} has no export named ${JSON.stringify(imported)}`));
+        }
+      }
+    }
+    if (r.kind === "icons") {
+      const use = uses.get(spec) || { names: new Set(), all: false };
+      for (const [imported] of names) use.names.add(imported);
+      use.all = use.all || all;
+      uses.set(spec, use);
+    }
   };
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
-      const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly : node.isTypeOnly;
-      if (!typeOnly && ts.isStringLiteral(node.moduleSpecifier)) report(node, node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.arguments.length && ts.isStringLiteralLike(node.arguments[0])) {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      if (clause?.isTypeOnly) return;
+      const names = [];
+      let all = false;
+      if (clause?.name) names.push(["default", clause.name.text]);
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) all = true;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const el of bindings.elements) if (!el.isTypeOnly) names.push([(el.propertyName || el.name).text, el.name.text]);
+      }
+      need(node, node.moduleSpecifier.text, names, all);
+      return;
+    }
+    if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (node.isTypeOnly) return;
+      const clause = node.exportClause;
+      const names = clause && ts.isNamedExports(clause)
+        ? clause.elements.filter((e) => !e.isTypeOnly).map((e) => [(e.propertyName || e.name).text, null]) : [];
+      need(node, node.moduleSpecifier.text, names, !clause || ts.isNamespaceExport(clause));
+      return;
+    }
+    if (ts.isCallExpression(node) && node.arguments.length && ts.isStringLiteralLike(node.arguments[0])) {
       const callee = node.expression;
       if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) {
-        report(node, node.arguments[0].text);
+        need(node, node.arguments[0].text, [], true);
       }
     }
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
-  return out;
+  return { problems, uses, chunks: [...chunks] };
 }
 
 // Where a default export is missing, point at the component that should carry it: a named export,
@@ -135,7 +294,7 @@ function missingDefaultExport(sourceFile) {
     "the module has no default export; the page renders the default-exported component");
 }
 
-// ---------------------------------------------------------------- transpile + bundle
+// ---------------------------------------------------------------- transpile
 // The page script: the sample as a CommonJS module whose require() serves the page's modules,
 // then the vendor's __botMount renders its default export. The prefix stays on the first line
 // so the sample's line numbers hold.
@@ -202,63 +361,122 @@ async function esbuildPage(code) {
 }
 
 // ---------------------------------------------------------------- one item
-async function checkItem(slot, code, opts) {
+// `prep`: the item's parse and language, done for the whole batch before its TypeScript snapshot.
+async function checkItem(slot, code, prep, opts) {
+  const timings = { parse_ms: prep.parse_ms };
   const t0 = performance.now();
-  const timings = {};
-  const tsResult = tsDiagnostics(slot, code, opts.typecheck !== "off");
+  const typed = slot !== null;
+  const typeErrors = typed ? withTypeChecker(() => typeChecker.typeErrors(slot)).map((e) => {
+    const pos = prep.sourceFile.getLineAndCharacterOfPosition(Math.min(e.start ?? 0, code.length));
+    return diag(pos.line, pos.character, "tsc", `TS${e.code}`, e.message);
+  }) : [];
   timings.tsc_ms = performance.now() - t0;
-  const diagnostics = [...tsResult.diagnostics];
-  let stage = opts.typecheck === "fail" && tsResult.diagnostics.length ? "typecheck" : null;
 
   const t1 = performance.now();
-  let js = null;
-  let map = null;
   const page = opts.transpiler === "babel" ? babelPage(code) : await esbuildPage(code);
-  diagnostics.push(...page.diagnostics);
-  if (page.js === null) {
-    stage = "transpile";
+  timings.transpile_ms = performance.now() - t1;
+
+  let stage = null;
+  let diagnostics;
+  let primary = null; // the parse error that explains the rest
+  if (prep.syntax.length || page.js === null) {
+    primary = primaryParseError(prep.syntax, page.diagnostics, code, prep.sourceFile);
+    diagnostics = [primary];
+    if (page.js === null) stage = "transpile";
+    else if (opts.typecheck === "fail" && prep.ts) stage = "typecheck";
   } else {
-    const bundleProblems = tsResult.syntaxOk ? unavailableImports(tsResult.sourceFile) : [];
-    const noDefault = tsResult.syntaxOk ? missingDefaultExport(tsResult.sourceFile) : null;
-    if (noDefault) bundleProblems.push(noDefault);
-    diagnostics.push(...bundleProblems);
-    if (bundleProblems.length) stage = stage || "bundle";
-    else if (stage === null) ({ js, map } = page);
+    diagnostics = [...typeErrors];
+    if (opts.typecheck === "fail" && typeErrors.length) stage = "typecheck";
   }
-  timings.transpile_bundle_ms = performance.now() - t1;
 
   const t2 = performance.now();
-  const lintMessages = opts.eslint ? lint(code) : [];
-  timings.eslint_ms = performance.now() - t2;
-  timings.total_ms = performance.now() - t0;
-  return { ok: stage === null, stage, diagnostics, eslint: lintMessages, bundle: js, sourcemap: map, timings };
+  let bundle = null;
+  let deps = "";
+  let chunks = [];
+  if (page.js !== null) {
+    const imports = bundleImports(prep.sourceFile, opts.allowed_imports);
+    const problems = imports.problems;
+    const noDefault = missingDefaultExport(prep.sourceFile);
+    if (noDefault) problems.push(noDefault);
+    diagnostics.push(...problems);
+    if (problems.length) stage = stage || "bundle";
+    else if (stage === null) {
+      bundle = page.js;
+      deps = libs.depsScript(imports.uses);
+      chunks = imports.chunks;
+    }
+  }
+  timings.bundle_ms = performance.now() - t2;
+
+  const t3 = performance.now();
+  let lintMessages = opts.eslint ? lint(code) : [];
+  if (primary !== null) {
+    lintMessages = lintMessages.map((m) => (m.severity === "fatal" && m.line !== primary.line
+      ? { ...m, line: primary.line, col: primary.col, reported_line: m.line } : m));
+  }
+  timings.eslint_ms = performance.now() - t3;
+  timings.total_ms = performance.now() - t0 + prep.parse_ms;
+  return {
+    ok: stage === null, stage, lang: prep.ts ? "ts" : "js", diagnostics, eslint: lintMessages, bundle, deps, chunks,
+    sourcemap: bundle === null ? null : page.map, timings,
+  };
+}
+
+function options(req) {
+  const allowed = Array.isArray(req.allowed_imports) ? req.allowed_imports.map(String) : PROVIDABLE;
+  const unknown = allowed.filter((p) => !PROVIDABLE.includes(p));
+  if (unknown.length) throw new Error(`allowed_imports names ${unknown.join(", ")}; this toolchain provides ${PROVIDABLE.join(", ")}`);
+  for (const p of ["react", "react-dom"]) if (!allowed.includes(p)) throw new Error(`allowed_imports must include ${p}`);
+  return {
+    typecheck: TYPECHECK_MODES.includes(req.typecheck) ? req.typecheck : "penalise",
+    eslint: req.eslint !== false,
+    transpiler: req.transpiler === "esbuild" ? "esbuild" : "babel",
+    allowed_imports: allowed,
+  };
 }
 
 async function check(req, send) {
   const items = Array.isArray(req.items) ? req.items : [];
-  const opts = {
-    typecheck: ["fail", "penalise", "off"].includes(req.typecheck) ? req.typecheck : "fail",
-    eslint: req.eslint !== false,
-    transpiler: req.transpiler === "esbuild" ? "esbuild" : "babel",
-  };
+  const opts = options(req);
+  const preps = items.map((it) => {
+    const t = performance.now();
+    const code = String(it.code ?? "");
+    const { sourceFile, syntax } = parse(code);
+    const isTs = !JS_FENCES.has(String(it.lang ?? "").toLowerCase()) && hasTypeSyntax(sourceFile);
+    return { sourceFile, syntax, ts: isTs, parse_ms: performance.now() - t };
+  });
+  // Only TypeScript with valid syntax is type-checked (type errors after a syntax error are cascades).
+  const typed = preps.map((p) => opts.typecheck !== "off" && p.ts && p.syntax.length === 0);
   const t0 = performance.now();
-  const slots = withTypeChecker(() => typeChecker.setBatch(items.map((it) => String(it.code ?? ""))));
-  const snapshotMs = (performance.now() - t0) / Math.max(1, items.length);
+  const slots = withTypeChecker(() => typeChecker.setBatch(items.map((it, i) => (typed[i] ? String(it.code ?? "") : null))));
+  const snapshotMs = (performance.now() - t0) / Math.max(1, typed.filter(Boolean).length);
   for (let i = 0; i < items.length; i++) {
     // Fault injection for the pool's timeout/crash tests: hold this item before answering.
     if (items[i].delay_ms) await new Promise((r) => setTimeout(r, Number(items[i].delay_ms)));
     let answer;
     try {
-      answer = await checkItem(slots[i], String(items[i].code ?? ""), opts);
-      // The batch's snapshot (parsing every sample) is shared out over its items.
-      answer.timings.tsc_ms += snapshotMs;
-      answer.timings.total_ms += snapshotMs;
+      answer = await checkItem(typed[i] ? slots[i] : null, String(items[i].code ?? ""), preps[i], opts);
+      if (typed[i]) {
+        // The batch's snapshot (parsing the typed samples) is shared out over them.
+        answer.timings.tsc_ms += snapshotMs;
+        answer.timings.total_ms += snapshotMs;
+      }
     } catch (err) {
       answer = { error: `worker error: ${err && err.stack ? err.stack : String(err)}` };
     }
     send({ id: req.id, index: i, ...answer });
   }
 }
+
+// esbuild plugin: the page's own modules come from window.__botDeps, so every library shares the
+// page's single React.
+const pagePlugin = {
+  name: "page-modules",
+  setup(build) {
+    build.onResolve({ filter: /^react(-dom)?(\/.*)?$/ }, (a) => (PAGE_MODULES.has(a.path) ? { path: a.path, namespace: "page" } : undefined));
+    build.onLoad({ filter: /.*/, namespace: "page" }, (a) => ({ contents: `module.exports = window.__botDeps[${JSON.stringify(a.path)}];`, loader: "js" }));
+  },
+};
 
 async function vendor() {
   const entry = [
@@ -274,6 +492,7 @@ async function vendor() {
     "  var App = mod && (mod.__esModule || 'default' in mod) ? mod.default : mod;",
     '  ReactDOMClient.createRoot(document.getElementById("root")).render(React.createElement(App));',
     "};",
+    libs.vendorEntry(),
   ].join("\n");
   const result = await esbuild.build({
     stdin: { contents: entry, resolveDir: JS_DIR, sourcefile: "vendor.js", loader: "js" },
@@ -286,7 +505,8 @@ async function vendor() {
     define: { "process.env.NODE_ENV": '"production"' },
   });
   const tailwind = fs.readFileSync(require.resolve("@tailwindcss/browser"), "utf8");
-  return { vendor_js: result.outputFiles[0].text, tailwind_js: tailwind };
+  const chunks = Object.fromEntries(Object.entries(libs.chunks()).map(([k, v]) => [k, v.js]));
+  return { vendor_js: result.outputFiles[0].text, tailwind_js: tailwind, chunks };
 }
 
 function send(obj) {
@@ -310,10 +530,17 @@ async function handle(line) {
   }
 }
 
+const WARM_UP = [
+  'import { Sun } from "lucide-react";\nimport { FaBeer } from "react-icons/fa";\n' +
+  'export default function App() { const n: number = 1; return <div className="p-2"><Sun />{n}<FaBeer /></div>; }',
+  'export default function App() { return <div className="p-2">ok</div>; }',
+];
+
 async function main() {
   const once = process.argv.includes("--once");
+  await libs.buildChunks(esbuild, pagePlugin);
   // Warm every tool once so the first real sample is not charged for lazy loading.
-  await check({ items: [{ code: 'export default function App() { return <div className="p-2">ok</div>; }' }] }, () => {});
+  await check({ items: WARM_UP.map((code) => ({ code })) }, () => {});
   send({ ready: true, pid: process.pid, versions: { typescript: TS_NATIVE_VERSION, typescript_ast: ts.version, eslint: ESLINT_VERSION, esbuild: esbuild.version } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time: the pool sends the next only after the last answer of this one.

@@ -65,8 +65,9 @@ export class BatchTypeChecker {
     return JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files: [...this.files.keys()] });
   }
 
-  // Load `codes` into the first slots (growing the slot list when needed) and empty the rest.
-  // Returns the slot paths of the batch, in order.
+  // Load `codes` into the first slots (growing the slot list when needed) and empty the rest; a
+  // null code leaves its slot empty (a sample that is not type-checked). Returns the slot paths of
+  // the batch, in order.
   setBatch(codes) {
     const changed = [];
     if (codes.length > this.capacity) {
@@ -77,7 +78,7 @@ export class BatchTypeChecker {
     }
     const slots = [...this.files.keys()];
     slots.forEach((slot, i) => {
-      const code = i < codes.length ? codes[i] : EMPTY_MODULE;
+      const code = i < codes.length && codes[i] !== null ? codes[i] : EMPTY_MODULE;
       if (this.files.get(slot) !== code) changed.push(slot);
       this.files.set(slot, code);
     });
@@ -97,17 +98,11 @@ export class BatchTypeChecker {
     return slots.slice(0, codes.length);
   }
 
-  // Error diagnostics of one slot: syntax errors, else (withTypes) type errors. Each as
-  // {start, end, code, message}; start/end are UTF-16 offsets into the sample's code.
-  diagnostics(slot, withTypes) {
-    const program = this.project.program;
-    let found = program.getSyntacticDiagnostics(slot);
-    const syntaxOk = found.length === 0;
-    // Type-checking broken syntax only adds cascades; the syntax errors already locate the fault.
-    if (syntaxOk && withTypes) found = program.getSemanticDiagnostics(slot);
-    const errors = found.filter((d) => d.category === ERROR)
+  // Type errors of one slot (its syntax was checked before), each as {start, end, code, message};
+  // start/end are UTF-16 offsets into the sample's code.
+  typeErrors(slot) {
+    return this.project.program.getSemanticDiagnostics(slot).filter((d) => d.category === ERROR)
       .map((d) => ({ start: d.pos, end: d.end, code: d.code, message: flatten(d) }));
-    return { errors, syntaxOk };
   }
 
   close() {

@@ -10,9 +10,9 @@ from omegaconf import OmegaConf
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges.types import CodeVerdict, LineImpact, ScreenshotVerdict
 from bot_repro.rewards import REWARD_SOURCES
-from bot_repro.tasks.react.reward import ReactReward
 from bot_repro.tasks.react.checker import CheckOutcome
 from bot_repro.tasks.react.extract import extract_code
+from bot_repro.tasks.react.reward import ReactReward
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 STATIC = {"code_judge": False, "code_judge_lines": False}
@@ -54,7 +54,8 @@ def test_static_stack_global_and_lines_hand_computed():
     # -1 (compile) + ESLint -0.5 - 0.1 - 0.02
     assert res.global_score == pytest.approx(-1.62)
     assert res.components == pytest.approx({"compile_fail": -1.0, "eslint": -0.62, "code_judge": 0.0,
-                                            "vlm_judge": 0.0, "compiled": 0.0})
+                                            "vlm_judge": 0.0, "compiled": 0.0, "console_error": 0.0,
+                                            "blank_render": 0.0})
     # response lines = code lines + 2; compiler -1 once per flagged line, ESLint weights add up
     assert res.lines == pytest.approx({2: -1.5, 3: -0.12, 4: -1.0})
     assert res.info["failure"] == "bad" and res.info["code_start_line"] == 2
@@ -118,16 +119,20 @@ def test_judge_required_when_enabled_and_bad_params():
         reward({**STATIC, "eslint_weight": 1})
 
 
-# react_default.yaml only names a stack through Hydra's defaults list; tests/config composes it.
-@pytest.mark.parametrize(
-    "path", [p for p in sorted(CONF.glob("reward/react_*.yaml")) if p.stem != "react_default"], ids=lambda p: p.stem
-)
+@pytest.mark.parametrize("path", sorted(CONF.glob("reward/react_*.yaml")), ids=lambda p: p.stem)
 def test_reward_configs_build(path):
-    task = OmegaConf.load(CONF / "task" / "react.yaml")
-    cfg = OmegaConf.merge({"task": task}, {"reward": OmegaConf.load(path)})
+    from tests.conftest import compose
+
+    cfg = compose(["task=react", f"reward={path.stem}"])
     reward_cfg = OmegaConf.to_container(cfg.reward, resolve=True)
     src = REWARD_SOURCES[reward_cfg["source"]](reward_cfg, {"judge": FakeJudge(), "run_dir": None, "seed": 0})
-    assert src.window == 3 and src.check_options.typecheck == "fail"
+    assert src.window == 3 and src.check_options.typecheck == "penalise" and not src.check_options.render_strict
+    assert src.check_options.allowed_imports == ("react", "react-dom", "lucide-react", "react-icons", "recharts",
+                                                 "framer-motion")
+    if path.stem != "react_bot":  # every other stack inherits the BoT stack and holds only what differs
+        raw = OmegaConf.load(path)
+        assert list(raw.get("defaults", [])) == ["react_bot", "_self_"], path.name
+        assert "source" not in raw and "checks" not in raw.get("params", {}), path.name
     o = src.options
     if path.stem == "react_global":
         assert not (o.compiler_lines or o.eslint_lines or o.code_judge_lines) and reward_cfg["w_s"] == 0

@@ -1,15 +1,19 @@
 """The React compile check: response -> extracted code -> Node checks -> Chromium render.
 
-Owns the definition of "compiles" (SPEC §4): the fenced code transpiles, bundles against the
-page's React/ReactDOM (and, by default, type-checks), and renders at 1280x800 without a page
-error, console error, empty root or timeout. The task's compile rate and the reward's
-compile/compiler signals both read a ``CheckOutcome``; ``shared_checker`` gives them one worker
-pool and one browser per process.
+Owns the definition of "compiles" (SPEC §4): the fenced code transpiles (Babel), bundles against
+the page's local React/ReactDOM and the allowed UI libraries (``allowed_imports``), and renders at
+1280x800 in headless Chromium without a page error or timeout. TypeScript type errors are line
+penalties, not failures (``typecheck=penalise``; ``fail`` makes them fail), and only TypeScript is
+type-checked (a jsx/js/javascript fence or code without type syntax is JavaScript). Console errors
+and an empty root are reported (metrics, diagnostics), not failures (``render_strict`` makes them
+fail). The task's compile rate and the reward's compile/compiler signals both read a
+``CheckOutcome``; ``shared_checker`` gives them one worker pool and one browser per process.
 """
 
 from __future__ import annotations
 
 import atexit
+import io
 import os
 import threading
 import time
@@ -18,19 +22,30 @@ from typing import Any
 
 from bot_repro.config_errors import build_options
 from bot_repro.tasks.react.extract import Extraction, extract_code
-from bot_repro.tasks.react.render import Renderer
-from bot_repro.tasks.react.workers import CheckPool
+from bot_repro.tasks.react.render import Page, Renderer
+from bot_repro.tasks.react.workers import PROVIDABLE_IMPORTS, CheckPool
 
-TYPECHECK_MODES = ("fail", "penalise", "off")
+TYPECHECK_MODES = ("penalise", "fail", "off")
 TRANSPILERS = ("babel", "esbuild")
+
+
+def is_blank_png(png: bytes) -> bool:
+    """A screenshot with nothing to see: fewer than 3 colours once shrunk to 160x100 (or not 1280x800)."""
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    return img.size != (1280, 800) or len(set(img.resize((160, 100)).getdata())) < 3
 
 
 @dataclass(frozen=True)
 class CheckOptions:
     """``task.params.checks``: how samples are checked (also read by the reward via interpolation).
 
-    typecheck: "fail" (TypeScript errors fail the compile; default), "penalise" (they only give
-        line penalties) or "off". transpiler: "babel" (SPEC) or "esbuild" (faster).
+    typecheck: "penalise" (TypeScript type errors are compiler line penalties; default), "fail"
+        (they fail the compile) or "off". transpiler: "babel" (SPEC) or "esbuild" (faster).
+    allowed_imports: the packages a sample may import (any subpath, e.g. react-icons/fa); any
+        other import, and every relative one, fails the bundle on its line.
+    render_strict: console errors and an empty root fail the render too (default: reported).
     workers/pages: Node processes and browser pages (default: cores and 2 x cores).
     render: False skips Chromium (compile = static checks only; for machines without it).
     """
@@ -41,12 +56,23 @@ class CheckOptions:
     check_timeout_s: float = 30.0
     render_timeout_s: float = 10.0
     settle_ms: int = 150
-    typecheck: str = "fail"
+    typecheck: str = "penalise"
     eslint: bool = True
     transpiler: str = "babel"
+    allowed_imports: tuple[str, ...] = PROVIDABLE_IMPORTS
     render: bool = True
+    render_strict: bool = False
 
     def __post_init__(self) -> None:
+        if isinstance(self.allowed_imports, str) or not all(isinstance(p, str) for p in self.allowed_imports):
+            raise ValueError(f"allowed_imports={self.allowed_imports!r}; must be a list of package names")
+        object.__setattr__(self, "allowed_imports", tuple(self.allowed_imports))  # hashable: shared_checker key
+        unknown = [p for p in self.allowed_imports if p not in PROVIDABLE_IMPORTS]
+        if unknown:
+            raise ValueError(f"allowed_imports names {unknown}, which js/ does not provide; "
+                             f"choose from: {', '.join(PROVIDABLE_IMPORTS)}")
+        if not {"react", "react-dom"} <= set(self.allowed_imports):
+            raise ValueError("allowed_imports must include react and react-dom")
         if self.typecheck not in TYPECHECK_MODES:
             raise ValueError(f"typecheck={self.typecheck!r}; allowed: {', '.join(TYPECHECK_MODES)}")
         if self.transpiler not in TRANSPILERS:
@@ -69,7 +95,9 @@ class CheckOutcome:
 
     Diagnostic dicts: {"line" (0-indexed code line or None), "col", "severity" ("fatal" | "error"
     | "warning"), "source" ("tsc" | "babel" | "esbuild" | "bundle" | "runtime" | "eslint"), "rule",
-    "message"}. ``compiler`` holds every non-ESLint diagnostic, runtime errors included.
+    "message"}. ``compiler`` holds every non-ESLint diagnostic (each flagged line: -1), page errors
+    included; ``console`` holds console errors (not penalised, unless strict mode failed on them).
+    ``blank``: the screenshot shows nothing (None: no screenshot).
     """
 
     extraction: Extraction | None
@@ -81,6 +109,11 @@ class CheckOutcome:
     png: bytes | None = None
     blocked: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    lang: str | None = None  # "ts" (type-checked) or "js"
+    console: list[dict] = field(default_factory=list)
+    blank: bool | None = None
+    empty_root: bool = False
+    placeholders: list[str] = field(default_factory=list)
 
     def compiler_lines(self) -> set[int]:
         n = self.n_code_lines
@@ -102,8 +135,9 @@ class CheckOutcome:
         return {
             "compiled": self.compiled, "stage": self.stage, "reason": self.reason,
             "code_start_line": ex.start_line if ex else None, "code_offset": ex.start if ex else None,
-            "compiler": self.compiler, "eslint": self.eslint, "blocked_requests": len(self.blocked),
-            "blocked_urls": self.blocked[:20], "timings": self.timings,
+            "lang": self.lang, "compiler": self.compiler, "eslint": self.eslint, "console": self.console,
+            "blank": self.blank, "empty_root": self.empty_root, "blocked_requests": len(self.blocked),
+            "blocked_urls": self.blocked[:20], "placeholder_images": len(self.placeholders), "timings": self.timings,
         }
 
 
@@ -115,13 +149,15 @@ class ReactChecker:
         cores = os.cpu_count() or 1
         o = self.options
         self.pool = CheckPool(n_workers=o.workers or cores, timeout_s=o.check_timeout_s, batch_size=o.batch_size,
-                              typecheck=o.typecheck, eslint=o.eslint, transpiler=o.transpiler)
+                              typecheck=o.typecheck, eslint=o.eslint, transpiler=o.transpiler,
+                              allowed_imports=o.allowed_imports)
         self.renderer: Renderer | None = None
         try:
             if o.render:
                 assets = self.pool.vendor()
                 self.renderer = Renderer(assets["vendor_js"], assets["tailwind_js"], pages=o.pages or 2 * cores,
-                                         timeout_s=o.render_timeout_s, settle_ms=o.settle_ms)
+                                         timeout_s=o.render_timeout_s, settle_ms=o.settle_ms,
+                                         chunks=assets["chunks"], strict=o.render_strict)
         except BaseException:
             self.pool.close()
             raise
@@ -130,7 +166,7 @@ class ReactChecker:
         extractions = [extract_code(r if isinstance(r, str) else "") for r in responses]
         todo = [i for i, ex in enumerate(extractions) if ex is not None and ex.code.strip()]
         t0 = time.monotonic()
-        answers = self.pool.check([extractions[i].code for i in todo])
+        answers = self.pool.check([extractions[i].code for i in todo], langs=[extractions[i].lang for i in todo])
         check_s = time.monotonic() - t0
         outcomes: list[CheckOutcome] = []
         by_index = dict(zip(todo, answers))
@@ -143,7 +179,7 @@ class ReactChecker:
             diags = a.get("diagnostics", [])
             outcome = CheckOutcome(ex, bool(a.get("ok")), a.get("stage"), a.get("reason", ""),
                                    compiler=diags, eslint=a.get("eslint", []),
-                                   timings=dict(a.get("timings", {})))
+                                   timings=dict(a.get("timings", {})), lang=a.get("lang"))
             if not outcome.compiled and not outcome.reason:
                 first = next((d for d in diags if d.get("line") is not None), diags[0] if diags else None)
                 outcome.reason = (f"{outcome.stage}: line {first['line']}: {first['message']}"
@@ -160,18 +196,20 @@ class ReactChecker:
         idx = [i for i, o in enumerate(outcomes) if o.compiled]
         if not idx:
             return
-        results = self.renderer.render([answers[i]["bundle"] for i in idx], [answers[i].get("sourcemap") for i in idx])
+        results = self.renderer.render([page_of(answers[i]) for i in idx])
         for i, r in zip(idx, results):
             o = outcomes[i]
-            o.blocked = r.blocked
+            o.blocked, o.placeholders, o.empty_root = r.blocked, r.placeholders, r.empty_root
             o.timings["render_s"] = r.elapsed_s
+            o.console = [runtime_diag(e) for e in r.console]
             if r.ok:
                 o.png = r.png
+                o.blank = is_blank_png(r.png)
                 continue
             o.compiled, o.stage, o.reason = False, "render", r.reason
-            for e in r.errors:
-                o.compiler.append({"line": e["line"], "col": 0, "severity": "error", "source": "runtime",
-                                   "rule": e["kind"], "message": e["message"]})
+            o.compiler.extend(runtime_diag(e) for e in r.errors)
+            if self.options.render_strict:
+                o.compiler.extend(o.console)
 
     def close(self) -> None:
         if self.renderer is not None:
@@ -183,6 +221,17 @@ class ReactChecker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def page_of(answer: dict) -> Page:
+    """The page a worker answer describes (app.js, deps.js, chunks, source map)."""
+    return Page(answer["bundle"], answer.get("deps") or "", list(answer.get("chunks") or []), answer.get("sourcemap"))
+
+
+def runtime_diag(error: dict) -> dict:
+    """A page or console error from the renderer as a diagnostic (source "runtime", rule = its kind)."""
+    return {"line": error["line"], "col": 0, "severity": "error", "source": "runtime", "rule": error["kind"],
+            "message": error["message"]}
 
 
 _shared: dict[CheckOptions, ReactChecker] = {}

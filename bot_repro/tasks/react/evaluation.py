@@ -18,7 +18,12 @@ from bot_repro.tasks.react.gallery import write_gallery
 
 
 def compile_metrics(outcomes: list[list[CheckOutcome]]) -> dict[str, float]:
-    """Metrics over n rollouts per test prompt (``outcomes[prompt][rollout]``)."""
+    """Metrics over n rollouts per test prompt (``outcomes[prompt][rollout]``).
+
+    Rates are over all rollouts: ``blank_render_rate`` counts compiled rollouts whose screenshot
+    shows nothing (so compile_rate - blank_render_rate compiled to something visible);
+    ``console_error_rate`` those whose page logged at least one console error.
+    """
     flat = [o for per_prompt in outcomes for o in per_prompt]
     if not flat:
         return {"compile_rate": 0.0, "n_rollouts": 0.0}
@@ -28,6 +33,9 @@ def compile_metrics(outcomes: list[list[CheckOutcome]]) -> dict[str, float]:
         "compile_any_rate": sum(any(o.compiled for o in p) for p in outcomes) / max(len(outcomes), 1),
         "extract_rate": sum(o.extraction is not None for o in flat) / n,
         "static_pass_rate": sum(o.compiled or o.stage == "render" for o in flat) / n,
+        "blank_render_rate": sum(bool(o.compiled and o.blank) for o in flat) / n,
+        "console_error_rate": sum(bool(o.console) for o in flat) / n,
+        "type_error_rate": sum(any(d.get("source") == "tsc" for d in o.compiler) for o in flat) / n,
         "eslint_errors_mean": sum(sum(m["severity"] != "warning" for m in o.eslint) for o in flat) / n,
         "blocked_requests_mean": sum(len(o.blocked) for o in flat) / n,
         "n_rollouts": float(n),

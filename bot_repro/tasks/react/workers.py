@@ -41,10 +41,14 @@ def toolchain_missing() -> str | None:
     return None
 
 
+# The packages js/libs.mjs can put on the page; task.params.checks.allowed_imports picks from these.
+PROVIDABLE_IMPORTS = ("react", "react-dom", "lucide-react", "react-icons", "recharts", "framer-motion")
+
+
 def failed_result(stage: str, reason: str) -> dict[str, Any]:
     """A worker answer for a sample that could not be checked."""
-    return {"ok": False, "stage": stage, "reason": reason, "diagnostics": [], "eslint": [], "bundle": None,
-            "sourcemap": None, "timings": {}}
+    return {"ok": False, "stage": stage, "reason": reason, "lang": None, "diagnostics": [], "eslint": [],
+            "bundle": None, "deps": "", "chunks": [], "sourcemap": None, "timings": {}}
 
 
 class _Worker:
@@ -130,21 +134,23 @@ class _Worker:
 class CheckPool(OwnsProcesses):
     """Checks code samples on ``n_workers`` persistent Node processes (default: one per core).
 
-    ``check(codes)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with a
-    failed answer (``stage`` "timeout" or "worker", ``reason``) for a sample whose worker hung
-    past ``timeout_s`` or died.
+    ``check(codes, langs)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with
+    a failed answer (``stage`` "timeout" or "worker", ``reason``) for a sample whose worker hung
+    past ``timeout_s`` or died. ``langs``: each code's fence tag (jsx/js/javascript: JavaScript,
+    never type-checked; otherwise TypeScript when the code has type syntax).
     """
 
     def __init__(self, n_workers: int | None = None, timeout_s: float = 30.0, batch_size: int = 32,
-                 typecheck: str = "fail", eslint: bool = True, transpiler: str = "babel",
-                 startup_timeout_s: float = 120.0):
+                 typecheck: str = "penalise", eslint: bool = True, transpiler: str = "babel",
+                 allowed_imports: tuple[str, ...] | list[str] = PROVIDABLE_IMPORTS, startup_timeout_s: float = 120.0):
         missing = toolchain_missing()
         if missing:
             raise WorkerStartError(f"cannot start React check workers: {missing}")
         self.n_workers = n_workers or os.cpu_count() or 1
         self.timeout_s = timeout_s
         self.batch_size = batch_size
-        self.options = {"typecheck": typecheck, "eslint": eslint, "transpiler": transpiler}
+        self.options = {"typecheck": typecheck, "eslint": eslint, "transpiler": transpiler,
+                        "allowed_imports": list(allowed_imports)}
         self.startup_timeout_s = startup_timeout_s
         self.restarts = 0
         self._lock = threading.Lock()  # one check() at a time: each worker serves one request
@@ -161,20 +167,24 @@ class CheckPool(OwnsProcesses):
     def pids(self) -> list[int]:
         return [w.pid for w in self._workers if w.pid is not None]
 
-    def vendor(self) -> dict[str, str]:
-        """The page's vendor bundle (React, ReactDOM, mount helper) and Tailwind's browser build."""
+    def vendor(self) -> dict[str, Any]:
+        """The page's vendor bundle (React, ReactDOM, mount helper, icon factories), Tailwind's browser
+        build and the prebuilt library chunks (``chunks``: name -> script)."""
         with self._lock:
             worker = self._workers[0]
             rid = worker.request({"op": "vendor"})
             answer = worker.lines.get(timeout=self.startup_timeout_s)
             if answer is None or answer.get("id") != rid or "vendor_js" not in answer:
                 raise WorkerStartError(f"check worker could not build the page vendor bundle: {answer}")
-            return {"vendor_js": answer["vendor_js"], "tailwind_js": answer["tailwind_js"]}
+            return {"vendor_js": answer["vendor_js"], "tailwind_js": answer["tailwind_js"],
+                    "chunks": dict(answer.get("chunks") or {})}
 
-    def check(self, codes: list[str], delays_ms: list[int] | None = None) -> list[dict[str, Any]]:
+    def check(self, codes: list[str], delays_ms: list[int] | None = None,
+              langs: list[str] | None = None) -> list[dict[str, Any]]:
         if not codes:
             return []
-        items = [{"code": c, **({"delay_ms": delays_ms[i]} if delays_ms and delays_ms[i] else {})}
+        items = [{"code": c, **({"lang": langs[i]} if langs and langs[i] else {}),
+                  **({"delay_ms": delays_ms[i]} if delays_ms and delays_ms[i] else {})}
                  for i, c in enumerate(codes)]
         results: list[dict[str, Any] | None] = [None] * len(codes)
         # Spread small requests over every worker; cap batches so a hang re-runs few samples.

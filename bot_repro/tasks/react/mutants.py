@@ -1,0 +1,137 @@
+"""Systematic mutants of valid React components, and what the compile check must say about each.
+
+For each component, one mutant per fault kind (js/mutants.mjs finds the sites with TypeScript's
+parser), each with the line its fault is on:
+
+=====================  ==================================================  ===================
+kind                   mutation                                            the check must say
+=====================  ==================================================  ===================
+unclosed_tag           a one-line ``<X ... />`` loses its ``/``             fails at transpile
+mismatched_tag         a closing tag renamed (``</div>`` -> ``</span>``)    fails at transpile
+unterminated_string    a string literal (not a JSX attribute) loses its     fails at transpile
+                       closing quote
+missing_import         ``import { formatValue } from "./utils/format";``    fails at bundle
+                       added after the imports
+missing_export         the default export removed (or made a named one)     fails at bundle/render
+runtime_throw          the default-exported component throws before it      fails at render
+                       returns
+type_error             (TypeScript only) ``const mutantTotal: number =      compiles and renders,
+                       "0";`` before that return                            TypeScript penalty on
+                                                                            its line
+=====================  ==================================================  ===================
+
+``penalty_lines`` / ``added_penalty_lines`` and ``on_fault`` measure whether the penalties the
+mutation added land on its line (an unclosed tag may be reported one line off).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot_repro.tasks.react.workers import JS_DIR
+
+SCRIPT = JS_DIR / "mutants.mjs"
+KINDS = ("unclosed_tag", "mismatched_tag", "unterminated_string", "missing_import", "missing_export",
+         "runtime_throw", "type_error")
+PARSE_KINDS = ("unclosed_tag", "mismatched_tag", "unterminated_string")
+# The failing stage each kind must produce (None: it must compile).
+EXPECTED_STAGES: dict[str, tuple[str | None, ...]] = {
+    **{k: ("transpile",) for k in PARSE_KINDS},
+    "missing_import": ("bundle",),
+    "missing_export": ("bundle", "render"),
+    "runtime_throw": ("render",),
+    "type_error": (None,),
+}
+# How far from the fault line a penalty may land and still count as on it.
+TOLERANCE = {"unclosed_tag": 1}
+
+
+@dataclass(frozen=True)
+class Component:
+    """A valid component of a test corpus: ``lang`` is its fence tag (tsx or jsx)."""
+
+    name: str
+    code: str
+    lang: str
+
+    @property
+    def n_lines(self) -> int:
+        return self.code.count("\n") + 1
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One faulty variant of ``component``; ``line``: the fault's 0-indexed line in ``code``.
+
+    inserted_line: the mutant line the mutation added (lines after it moved down by one), or None
+    when the mutant keeps the original's line numbers.
+    """
+
+    component: Component
+    kind: str
+    code: str
+    line: int
+    inserted_line: int | None
+
+    def from_original(self, line: int) -> int:
+        """The mutant line that holds the original's ``line``."""
+        return line + 1 if self.inserted_line is not None and line >= self.inserted_line else line
+
+    def on_fault(self, line: int) -> bool:
+        return abs(line - self.line) <= TOLERANCE.get(self.kind, 0)
+
+
+def load_corpus(root: str | Path) -> list[Component]:
+    """Every ``*.tsx`` and ``*.jsx`` file under ``root`` (sorted by path), fence tag from the suffix."""
+    root = Path(root)
+    files = sorted([*root.rglob("*.tsx"), *root.rglob("*.jsx")])
+    return [Component(str(p.relative_to(root)), p.read_text(encoding="utf-8"), p.suffix[1:]) for p in files]
+
+
+def make_mutants(components: list[Component]) -> tuple[list[Mutant], list[tuple[Component, str, str]]]:
+    """(mutants, skipped) for ``components``; skipped: (component, kind, why) where a kind has no site."""
+    payload = json.dumps([{"code": c.code, "lang": c.lang} for c in components])
+    proc = subprocess.run(["node", str(SCRIPT)], cwd=JS_DIR, input=payload, capture_output=True, text=True,
+                          encoding="utf-8", timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"js/mutants.mjs failed: {proc.stderr[-2000:]}")
+    mutants, skipped = [], []
+    for comp, found in zip(components, json.loads(proc.stdout)):
+        for m in found:
+            if "skipped" in m:
+                skipped.append((comp, m["kind"], m["skipped"]))
+            else:
+                mutants.append(Mutant(comp, m["kind"], m["code"], m["line"], m["inserted_line"]))
+    return mutants, skipped
+
+
+def fenced(code: str, lang: str) -> str:
+    return f"```{lang}\n{code}\n```\n"
+
+
+def penalty_lines(outcome) -> set[int]:
+    """Code lines that get a line penalty from the compiler or ESLint (a ``CheckOutcome``)."""
+    lines = set(outcome.compiler_lines())
+    lines |= {m["line"] for m in outcome.eslint if isinstance(m.get("line"), int) and 0 <= m["line"] < outcome.n_code_lines}
+    return lines
+
+
+def added_penalty_lines(mutant: Mutant, original, outcome) -> set[int]:
+    """Penalised lines of the mutant's outcome that the original's outcome does not have (moved)."""
+    return penalty_lines(outcome) - {mutant.from_original(line) for line in penalty_lines(original)}
+
+
+def behaviour_problem(mutant: Mutant, outcome) -> str | None:
+    """Why ``outcome`` is not what ``mutant.kind`` must produce, or None when it is."""
+    expected = EXPECTED_STAGES[mutant.kind]
+    if (None if outcome.compiled else outcome.stage) not in expected:
+        return f"stage {outcome.stage if not outcome.compiled else 'compiled'}, expected {expected}: {outcome.reason}"
+    if mutant.kind == "type_error":
+        if outcome.png is None:
+            return "no screenshot"
+        if not any(d.get("source") == "tsc" and mutant.on_fault(d["line"]) for d in outcome.compiler):
+            return f"no TypeScript diagnostic on line {mutant.line}: {outcome.compiler}"
+    return None
