@@ -42,7 +42,7 @@ from bot_repro.algorithms.batch import (
     sequence_rewards,
 )
 from bot_repro.algorithms.options import OPTION_CHECKS, check_overlong
-from bot_repro.algorithms.pooled import pooled_token_stats
+from bot_repro.algorithms.pooled import pooled_token_stats, same_global_groups
 from bot_repro.algorithms.registry import register_advantage
 
 __all__ = [
@@ -299,6 +299,8 @@ def bot_grpo(
     std: str = "population",
     weighting: str = "inverse_length",
     zero_std: str = "zero",
+    same_global: str = "pooled",
+    std_floor: float = 0.5,
 ) -> Tensor:
     """BoT-GRPO (paper Eqs. 2-3): token rewards normalised by bag-of-token statistics of the group.
 
@@ -315,8 +317,26 @@ def bot_grpo(
     ``drop`` the trainer removes the groups whose advantages are all 0), ``eps`` gives
     (r - mu) / eps.
 
+    same_global (beyond the paper), for a same-G group: every non-empty rollout has the same
+    global reward G (``pooled.same_global_groups``), so sigma is the spread of w_s S alone and the
+    paper's formula scales the local signal to unit size however small w_s is:
+    - ``pooled`` (paper, default): A_{k,t} = (r_{k,t} - mu) / (sigma + eps), as in every group;
+    - ``floor_std``: A_{k,t} = (r_{k,t} - mu) / (max(sigma, std_floor) + eps), so a tiny local
+      spread is not blown up (equals ``pooled`` where sigma >= std_floor; std_floor is in reward
+      units, r = w_g G + w_s S: the default 0.5 is the std of a 0/1 G with w_g = 1 in an evenly
+      split group, so a same-G group's local signal is scaled as in the most mixed group);
+    - ``zero``: A_{k,t} = 0 (GRPO's behaviour: such a group teaches nothing; with zero_std=drop
+      the trainer then drops it too).
+    Groups with other G values are untouched; zero-std groups follow ``zero_std`` whatever this is.
+
     Shapes: global_rewards [B], local_rewards [B, T], mask [B, T] -> advantages [B, T] float32.
     """
     stats = pooled_token_stats(batch, w_g, w_s, weighting=weighting, std=std)
-    inv = (stats.sigma + eps).reciprocal_().masked_fill_(stats.zero, 1.0 / eps if zero_std == "eps" else 0.0)
+    sigma = stats.sigma
+    if same_global == "floor_std":
+        sigma = torch.where(same_global_groups(batch), sigma.clamp(min=std_floor), sigma)
+    inv = (sigma + eps).reciprocal_()
+    if same_global == "zero":
+        inv.masked_fill_(same_global_groups(batch), 0.0)
+    inv.masked_fill_(stats.zero, 1.0 / eps if zero_std == "eps" else 0.0)
     return stats.dev.mul_(inv).view(batch.B, batch.T)

@@ -19,6 +19,7 @@ STD_CHOICES = ("population", "unbiased")
 SEQ_REWARD_CHOICES = ("global", "token_mean", "token_sum")
 WEIGHTING_CHOICES = ("inverse_length", "uniform")
 ZERO_STD_CHOICES = ("zero", "eps", "drop")
+SAME_GLOBAL_CHOICES = ("pooled", "floor_std", "zero")
 REDUCE_CHOICES = ("mean", "sum")
 BASELINE_CHOICES = ("token", "step")
 
@@ -84,6 +85,8 @@ OPTION_CHECKS: dict[str, Checker] = {
     "seq_reward": choice(*SEQ_REWARD_CHOICES),
     "weighting": choice(*WEIGHTING_CHOICES),
     "zero_std": choice(*ZERO_STD_CHOICES),
+    "same_global": choice(*SAME_GLOBAL_CHOICES),
+    "std_floor": non_negative_real,
     "reduce": choice(*REDUCE_CHOICES),
     "baseline": choice(*BASELINE_CHOICES),
     "whiten": boolean,

@@ -94,3 +94,17 @@ def pooled_token_stats(batch: RewardBatch, w_g: float, w_s: float, *, weighting:
     batch.require_finite(var)
     sigma = var.sqrt_()
     return PooledStats(dev=d, sigma=sigma, zero=sigma <= ZERO_STD_TOL)
+
+
+def same_global_groups(batch: RewardBatch) -> Tensor:
+    """[n_groups, 1, 1] bool: every non-empty rollout of the group has the same global reward G.
+
+    Empty rollouts are left out, as they are of the pooled statistics: the groups where BoT's
+    sigma is the spread of the local signal alone. A group with at most one non-empty rollout
+    counts as same-G (true).
+    """
+    n, K = batch.n_groups, batch.K
+    G = batch.G.view(n, K, 1)
+    nonempty = batch.L.view(n, K, 1) > 0
+    ref = G.gather(1, nonempty.to(torch.uint8).argmax(1, keepdim=True))  # G of the first non-empty rollout
+    return ~((G != ref) & nonempty).any(1, keepdim=True)

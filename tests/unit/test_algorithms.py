@@ -318,3 +318,85 @@ def test_empty_batches_return_zeros_of_the_right_shape():
             0,
             5,
         ), name
+
+
+# -- same_global (beyond the paper): groups whose non-empty rollouts share one global reward ------
+
+
+def _same_global_batch():
+    # group 0: same G, tiny local spread (w_s = 0.1); group 1: G differs; group 2: G differs only
+    # through an empty rollout, so it counts as same-G (empty rollouts are left out, as in mu, sigma)
+    G = torch.tensor([1.0, 1.0, 1.0, 0.0, 1.0, 0.0])
+    S, mask = ragged([[0.0, 1.0], [0.0], [0.0], [0.0, 0.0], [0.0, 1.0], []], width=2)
+    return G, S, mask
+
+
+def test_same_global_settings_by_hand():
+    G, S, mask = _same_global_batch()
+    run = lambda **o: ADVANTAGES["bot_grpo"](G, S, mask, 2, w_g=1.0, w_s=0.1, **o)  # noqa: E731
+    # group 0: r = [1.0, 1.1], [1.0]; weights 1/4, 1/4, 1/2: mu = 1.025, sigma^2 = 0.001875
+    sigma0 = 0.001875**0.5  # 0.0433013
+    dev0 = [[-0.025, 0.075], [-0.025]]
+    # group 1: r = [1.0], [0.0, 0.0]: mu = 0.5, sigma = 0.5; group 2: r = [1.0, 1.1]: mu 1.05, sigma 0.05
+    g1 = [[0.5 / (0.5 + 1e-6)], [-0.5 / (0.5 + 1e-6)] * 2]
+    pooled = [[d / (sigma0 + 1e-6) for d in row] for row in dev0] + g1 + [[-0.05 / 0.050001, 0.05 / 0.050001], []]
+    assert_rows(run(), mask, pooled)
+    assert_rows(run(same_global="pooled"), mask, pooled)
+    assert valid_values(run(), mask)[0] == pytest.approx([-0.57734, 1.73203], abs=1e-4)  # the blow-up
+    floored = [[d / 0.500001 for d in row] for row in dev0] + g1 + [[-0.05 / 0.500001, 0.05 / 0.500001], []]
+    assert_rows(run(same_global="floor_std", std_floor=0.5), mask, floored)
+    assert valid_values(run(same_global="floor_std"), mask)[0] == pytest.approx([-0.05, 0.15], abs=1e-5)
+    assert_rows(run(same_global="zero"), mask, [[0.0, 0.0], [0.0]] + g1 + [[0.0, 0.0], []])
+
+
+def _quantised_batch(seed, n_groups=12, K=4, T=7):
+    gen = torch.Generator().manual_seed(seed)
+    B = n_groups * K
+    G = (torch.rand(B, generator=gen) < 0.5).float()
+    G[: 4 * K] = G[: 4 * K : K].repeat_interleave(K)  # the first four groups: one G each
+    S = torch.randn(B, T, generator=gen) * torch.rand(B, 1, generator=gen)  # some tiny spreads
+    lengths = torch.randint(0, T + 1, (B,), generator=gen)
+    mask = torch.arange(T)[None] < lengths[:, None]
+    return G, S, mask, K
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("std", ["population", "unbiased"])
+def test_same_global_properties(seed, std):
+    from bot_repro.algorithms.batch import RewardBatch
+    from bot_repro.algorithms.pooled import pooled_token_stats, same_global_groups
+
+    G, S, mask, K = _quantised_batch(seed)
+    opts = dict(w_g=1.0, w_s=0.2, std=std)
+    pooled = ADVANTAGES["bot_grpo"](G, S, mask, K, **opts)
+    batch = RewardBatch.from_inputs(G, S, mask, K)
+    same = same_global_groups(batch).view(-1).repeat_interleave(K)  # [B]
+    assert same[: 4 * K].all() and not same.all()  # both kinds of group are present
+    sigma = pooled_token_stats(batch, 1.0, 0.2, weighting="inverse_length", std=std).sigma.view(-1)
+    sigma = sigma.repeat_interleave(K)
+
+    # zero: exactly 0 on same-G groups, other groups untouched (bit for bit)
+    zero = ADVANTAGES["bot_grpo"](G, S, mask, K, same_global="zero", **opts)
+    assert torch.all(zero[same] == 0) and torch.equal(zero[~same], pooled[~same])
+    # floor_std: pooled wherever sigma >= floor or G differs; otherwise rescaled by (sigma+eps)/(floor+eps)
+    floor = 0.3
+    floored = ADVANTAGES["bot_grpo"](G, S, mask, K, same_global="floor_std", std_floor=floor, **opts)
+    keep = ~same | (sigma >= floor)
+    assert torch.equal(floored[keep], pooled[keep])
+    low = same & (sigma < floor) & (sigma > 1e-8)
+    assert low.any()
+    scale = ((sigma[low] + 1e-6) / (floor + 1e-6))[:, None]
+    torch.testing.assert_close(floored[low], pooled[low] * scale, rtol=1e-5, atol=1e-6)
+    assert floored[low].abs().max() <= pooled[low].abs().max()  # a tiny spread is not blown up
+    # a floor of 0 is the paper's formula
+    assert torch.equal(ADVANTAGES["bot_grpo"](G, S, mask, K, same_global="floor_std", std_floor=0.0, **opts), pooled)
+    assert torch.all(floored[~mask] == 0) and torch.all(zero[~mask] == 0)
+
+
+def test_same_global_leaves_zero_std_groups_to_zero_std():
+    G = torch.tensor([0.5, 0.5, 1.0, 0.0])
+    S, mask = ragged([[0.2, 0.2], [0.2], [0.0], [0.0]])
+    for setting in ("pooled", "floor_std", "zero"):
+        out = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps", same_global=setting)
+        assert torch.all(out[:2] == 0), setting  # deviations are exactly 0: (r - mu) / eps = 0
+        assert out[2, 0] > 0 > out[3, 0]

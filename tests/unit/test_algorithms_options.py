@@ -34,6 +34,7 @@ def test_documented_defaults():
     assert defaults["pure"]["baseline"] == "token" and defaults["pure"]["std"] == "unbiased"
     assert defaults["ps_grpo"]["reduce"] == "mean"
     assert (defaults["bot_grpo"]["weighting"], defaults["bot_grpo"]["zero_std"]) == ("inverse_length", "zero")
+    assert (defaults["bot_grpo"]["same_global"], defaults["bot_grpo"]["std_floor"]) == ("pooled", 0.5)
 
 
 def test_unknown_option_names_it_and_lists_the_allowed_ones():
@@ -52,6 +53,8 @@ def test_unknown_option_names_it_and_lists_the_allowed_ones():
         ("gspo", {"seq_reward": "mean"}, ["'mean'", "'global'", "'token_mean'", "'token_sum'"]),
         ("bot_grpo", {"weighting": "length"}, ["'length'", "'inverse_length'", "'uniform'"]),
         ("bot_grpo", {"zero_std": "skip"}, ["'skip'", "'zero'", "'eps'", "'drop'"]),
+        ("bot_grpo", {"same_global": "floor"}, ["'floor'", "'same_global'", "'pooled'", "'floor_std'", "'zero'"]),
+        ("bot_grpo", {"std_floor": -0.1}, ["-0.1", "'std_floor'", ">= 0"]),
         ("ps_grpo", {"reduce": "max"}, ["'max'", "'mean'", "'sum'"]),
         ("pure", {"whiten": "yes"}, ["'yes'", "'whiten'", "true or false"]),
         ("pure", {"temperature": 0.0}, ["0.0", "'temperature'", "> 0"]),

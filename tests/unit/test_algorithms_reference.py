@@ -153,16 +153,22 @@ def bot_stats(G, S, M, rows, w_g, w_s, weighting, std):
 
 
 def bot_grpo(
-    G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", weighting="inverse_length", zero_std="zero"
+    G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", weighting="inverse_length", zero_std="zero",
+    same_global="pooled", std_floor=0.5,
 ):
     out = _zeros(M)
     for rows in _groups(len(G), K):
         mu, sigma = bot_stats(G, S, M, rows, w_g, w_s, weighting, std)
+        # same-G: one global reward among the rollouts that have tokens
+        same = len({G[k] for k in rows if _valid(M, k)}) <= 1
         for k in rows:
             for t in _valid(M, k):
                 r = w_g * G[k] + w_s * S[k][t]
                 if sigma > ZERO_STD_TOL:
-                    out[k][t] = (r - mu) / (sigma + eps)
+                    if same and same_global == "zero":
+                        continue
+                    floor = std_floor if same and same_global == "floor_std" else 0.0
+                    out[k][t] = (r - mu) / (max(sigma, floor) + eps)
                 elif zero_std == "eps":
                     out[k][t] = (r - mu) / eps
     return out
@@ -296,6 +302,8 @@ OPTIONS = {
         {"weighting": "uniform"},
         {"zero_std": "eps", "w_g": 3.0, "w_s": 0.5},
         {"std": "unbiased", "zero_std": "drop", "eps": 1e-4},
+        {"same_global": "zero"},
+        {"same_global": "floor_std", "std_floor": 0.05, "std": "unbiased"},
     ],
 }
 
@@ -353,6 +361,23 @@ def test_estimator_matches_loop_reference(name, options, case):
     torch.testing.assert_close(out.double(), expected, rtol=2e-4, atol=2e-4)
     # the estimators work in place on their own buffers only
     assert torch.equal(G, G_before) and torch.equal(S, S_before) and torch.equal(mask, mask_before)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize(
+    "options",
+    [{"same_global": "zero"}, {"same_global": "floor_std", "std_floor": 0.3},
+     {"same_global": "floor_std", "std_floor": 0.8, "weighting": "uniform", "w_s": 0.2}, {"w_s": 0.2}],
+)
+def test_bot_same_global_matches_loop_reference_on_binary_rewards(options, case):
+    """Binary G, as on the mini task and AIME: many groups share one global reward."""
+    seed, n_groups, K, T, layout, dtype = CASES[case]
+    G, S, mask = make_batch(seed, n_groups, K, T, layout, dtype)
+    G = (G > 0.5).to(G.dtype)
+    G[:K] = 1.0  # at least one same-G group with tokens
+    out = ADVANTAGES["bot_grpo"](G, S, mask, K, **options)
+    expected = torch.tensor(bot_grpo(*as_lists(G, S, mask), K, **options), dtype=torch.float64)
+    torch.testing.assert_close(out.double(), expected, rtol=2e-4, atol=2e-4)
 
 
 def test_reference_batches_exercise_the_edge_cases():
