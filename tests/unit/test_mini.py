@@ -172,3 +172,46 @@ def test_progress_stop_penalty_lands_on_the_eos_token_through_the_mapper(mini_to
     # penalty-only: the stop hole (nothing located on a stop)
     hole = score_completions(MiniReward({"window": 1, "params": {"variant": "penalty"}}, {}), tok, ids, rows, 1)
     assert hole.local_rewards[0].tolist() == [0.0] and hole.local_rewards[1][-1] == 0.0
+
+
+def test_evaluate_reports_unbiased_pass_at_k_up_to_the_samples():
+    t = MiniTask({"n_train": 40, "n_test": 4}, {"family": "qwen2"})
+    _, test = t.datasets()
+    good = [solution(r["document"]) for r in test]
+    # prompt 0: 1 of 4 correct; prompt 1: 4 of 4; others: 0 of 4
+    comps = [[good[0], "", "", ""], [good[1]] * 4, [""] * 4, [""] * 4]
+    m = t.evaluate(comps, test)
+    assert m["pass@1"] == pytest.approx((0.25 + 1.0) / 4)
+    assert m["pass@2"] == pytest.approx((0.5 + 1.0) / 4)  # 1 - C(3,2)/C(4,2) = 0.5
+    assert m["pass@4"] == pytest.approx(2 / 4) and "pass@8" not in m
+
+
+def test_warm_start_is_a_deterministic_function_of_the_config(tmp_path, capsys):
+    """Two warm starts of one config into two caches give the same weights (hash), whatever the
+    caller's torch thread count; the hash, steps and success are in warm_start.json."""
+    import json
+
+    import torch
+
+    from bot_repro.models.tiny import build_tiny
+    from bot_repro.tasks.mini.warm_start import policy_hash
+
+    params = {"n_train": 64, "n_test": 8, "warm_start_target": 1.0, "warm_start_max_steps": 3,
+              "warm_start_eval_every": 2}
+    task = MiniTask(params, {"family": "qwen2"})
+    base = build_tiny("qwen2", tmp_path / "base", task.tokenizer_corpus(), vocab_size=512, hidden_size=32, num_layers=1)
+    threads = torch.get_num_threads()
+    a = task.warm_start(base, tmp_path / "cache_a", seed=0)
+    torch.set_num_threads(max(1, 3 - threads))  # another caller setting: must not change the policy
+    try:
+        b = task.warm_start(base, tmp_path / "cache_b", seed=7)  # the run seed does not enter either
+        assert torch.get_num_threads() == max(1, 3 - threads)  # restored after the warm start
+    finally:
+        torch.set_num_threads(threads)
+    info_a, info_b = (json.loads((d / "warm_start.json").read_text()) for d in (a, b))
+    assert info_a["policy_hash"] == info_b["policy_hash"] == policy_hash(a) == policy_hash(b)
+    assert info_a["policy_hash"] != policy_hash(base)  # it did train
+    assert info_a["steps"] == 3 and info_a["final_sampled_success"] == info_b["final_sampled_success"]
+    assert [h["step"] for h in info_a["history"]] == [2, 3]
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warm start: step")]
+    assert len(lines) == 2 * 3 and "loss" in lines[1] and "sampled success" in lines[1]

@@ -39,6 +39,17 @@ class MiniParams:
     warm_start_lr: float = 1.0e-3
     warm_start_eval_every: int = 20
     warm_start_seed: int = 0  # one warm-started policy shared by every run seed, like a base model
+    warm_start_threads: int = 1  # torch threads during the warm start (fixed: the policy must not depend on the machine)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k, 1 - C(n-c, k) / C(n, k), as prod_{i=n-c+1}^{n} (1 - k/i) (no big binomials)."""
+    if n - c < k:
+        return 1.0
+    out = 1.0
+    for i in range(n - c + 1, n + 1):
+        out *= 1.0 - k / i
+    return 1.0 - out
 
 
 def make_document(rng: random.Random, p: MiniParams) -> str:
@@ -85,12 +96,20 @@ class MiniTask(Task):
         return train, test
 
     def evaluate(self, completions: list[list[str]], rows: list[dict]) -> dict[str, float]:
-        ok = [check(r["document"], c).success for r, cs in zip(rows, completions) for c in cs]
+        """success_rate, empty_rate and pass@k (unbiased, SPEC §5) for k in 1, 2, 4, 8 up to the
+        fewest samples any prompt has (``trainer.eval.n_samples``)."""
+        flags = [[check(r["document"], c).success for c in cs] for r, cs in zip(rows, completions)]
+        ok = [f for fs in flags for f in fs]
         lengths = [len(c) for cs in completions for c in cs]
-        return {
+        out = {
             "success_rate": sum(ok) / max(1, len(ok)),
             "empty_rate": sum(1 for n in lengths if n == 0) / max(1, len(lengths)),
         }
+        n_min = min((len(fs) for fs in flags), default=0)
+        for k in (1, 2, 4, 8):
+            if 0 < k <= n_min:
+                out[f"pass@{k}"] = sum(pass_at_k(len(fs), sum(fs), k) for fs in flags) / len(flags)
+        return out
 
     def tokenizer_corpus(self) -> list[str]:
         """Texts the tiny tokenizer is trained on: documents, solutions and the prompt words."""
