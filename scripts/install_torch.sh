@@ -10,12 +10,17 @@ version=$1 pip=$2
 if [ -n "${TORCH_INDEX_URL:-}" ]; then
   exec "$pip" install -q "torch==$version" --index-url "$TORCH_INDEX_URL"
 fi
-if "$pip" install -q --no-index "torch==$version" 2>/dev/null; then
+# a wheel of this version in pip's find-links (no index asked): then the plain install takes it
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+if "$pip" download -q --no-index --no-deps -d "$probe" "torch==$version" >/dev/null 2>&1; then
   echo "install_torch: torch $version from a local wheel"
+  "$pip" install -q "torch==$version"
   exit 0
 fi
 if ! command -v nvidia-smi >/dev/null 2>&1; then
   echo "install_torch: no NVIDIA driver found: installing the CPU build of torch $version"
-  exec "$pip" install -q "torch==$version" --index-url https://download.pytorch.org/whl/cpu
+  "$pip" install -q "torch==$version" --index-url https://download.pytorch.org/whl/cpu
+  exit 0
 fi
 exec "$pip" install -q "torch==$version"
