@@ -64,12 +64,18 @@ bench-gpu:
 	mkdir -p results/bench
 	$(PY) -m bench.gpu $(ARGS)
 
-# The CPU study (README): demo = every algorithm x 3 seeds -> results/mini/; study = 3 sweeps x 5 seeds.
+# The CPU study (README): demo = every algorithm x 3 seeds; study = 3 sweeps x 5 seeds (runs/<experiment>/<stamp>/report).
 demo: install-python
 	$(PY) -m bot_repro.study demo $(ARGS)
 
 study: install-python
 	$(PY) -m bot_repro.study study $(ARGS)
+
+# demo/study write under runs/ and compare with results/; this copies a report into results/mini/
+# (REPORT=runs/mini_demo/<stamp>/report, default the newest demo report). Commit it afterwards.
+.PHONY: demo-publish
+demo-publish:
+	$(PY) -m bot_repro.study publish $(or $(REPORT),latest)
 
 clean-runs:
 	rm -rf runs/smoke

@@ -1,17 +1,33 @@
-"""The CPU study: ``make demo`` / ``make study`` (``python -m bot_repro.study demo|study|analyse``).
+"""The CPU study: ``make demo`` / ``make study`` (``python -m bot_repro.study demo|study|analyse|publish``).
 
-``demo`` runs the ``mini_demo`` sweep (every algorithm x 3 seeds) and writes ``results/mini/``:
-the figure (PNG + PDF), ``summary.json`` and ``summary.md``. ``study`` runs ``mini_baselines``,
-``mini_weighting`` and ``mini_signals`` (5 seeds each) into ``results/mini_study/<experiment>/``.
-The sweeps themselves are Hydra multiruns of ``bot_repro.train`` defined in
-``conf/experiment/``; this module prepares the shared warm-started policy once, shows progress
-(runs done, current steps, ETA) and turns the run directories into the report.
+``demo`` runs the ``mini_demo`` sweep (every algorithm x 3 seeds); ``study`` runs ``mini_baselines``,
+``mini_weighting`` and ``mini_signals`` (5 seeds each). Each experiment writes under the ignored
+``runs/<experiment>/<stamp>/``: the runs in ``sweep/`` and the report in ``report/`` (figure PNG +
+PDF, ``summary.json``, ``summary.md``, the archived run records), then prints its numbers beside the
+committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study):
+same or not, per algorithm, and whether the step-0 policy is the same. Updating the committed
+folder is a separate, explicit step: ``python -m bot_repro.study publish <report dir>``
+(``make demo-publish`` publishes the newest demo report).
+
+The sweeps themselves are Hydra multiruns of ``bot_repro.train`` defined in ``conf/experiment/``,
+launched through ``bot_repro.figures.sweep``; this module prepares the shared warm-started policy
+once (recording its hash), shows progress (runs done, current steps, ETA) and turns the run
+directories into the report. ``summary.json`` also records the starting point every algorithm shares:
+``policy_hash`` (the warm-started weights, ``bot_repro.tasks.mini.warm_start.policy_hash``),
+``step0_success`` and ``step0_pass@8`` (held-out, the step-0 evaluation, mean over runs; with fewer
+than 8 eval samples ``step0_pass@8`` is null and ``step0_pass@<k>`` gives the largest k measured) and
+``step0_identical_group_share``: the share of step-1 training groups whose rollouts all got the same
+global reward, i.e. the first logged ``frac_zero_std_groups`` (TRL's ``frac_reward_zero_std`` of the
+global reward G our reward function hands TRL), mean over the runs without dynamic sampling (DAPO
+refills its batch, so its value is not the starting policy's).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import shutil
 import sys
 import threading
 import time
@@ -30,6 +46,8 @@ from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path
 
 REPO = Path(__file__).resolve().parents[1]
+POLICY_FILE = "policy.json"  # in a sweep folder (and its archive): what prepare() returned
+DYNAMIC_SAMPLING = "algorithm.dynamic_sampling.enabled"
 
 
 def plot_settings(experiment: str, cfg) -> PlotCfg:
@@ -40,18 +58,30 @@ def plot_settings(experiment: str, cfg) -> PlotCfg:
     return plot_config(OmegaConf.to_container(raw, resolve=True), f"plot.{experiment} of conf/experiment/{experiment}.yaml")
 
 
-def prepare(cfg) -> None:
-    """Build the tiny model and the warm start once, before parallel jobs would race to."""
+def prepare(cfg) -> dict:
+    """Build the tiny model and the warm start once, before parallel jobs would race to; return
+    (and print) what identifies the starting policy: its path, weights hash, supervised steps and
+    sampled success (the last two None without a warm start)."""
+    from bot_repro.tasks.mini.warm_start import policy_hash
+
     cfg = cfg.copy()
     with open_dict(cfg):
         del cfg["hydra"]
     sec = validate(cfg)
     task, _ = build_task(sec, with_reward=False)
-    path = resolve_model_path(sec, task, sec["seed"])
-    info = Path(path) / "warm_start.json"
-    if info.exists():
-        ws = json.loads(info.read_text())
-        print(f"warm-started policy: {ws['steps']} supervised steps, sampled success {ws['final_sampled_success']:.3f}")
+    path = Path(resolve_model_path(sec, task, sec["seed"]))
+    info = {"model_path": str(path), "policy_hash": None, "warm_start_steps": None, "warm_start_sampled_success": None}
+    ws_file = path / "warm_start.json"
+    ws = json.loads(ws_file.read_text()) if ws_file.exists() else {}
+    if path.is_dir():
+        info["policy_hash"] = ws.get("policy_hash") or policy_hash(path)
+    info["warm_start_steps"], info["warm_start_sampled_success"] = ws.get("steps"), ws.get("final_sampled_success")
+    if ws:
+        print(f"warm-started policy {info['policy_hash']}: {ws['steps']} supervised steps, "
+              f"sampled success {ws['final_sampled_success']:.3f}")
+    else:
+        print(f"starting policy {info['policy_hash']} (no warm start): {path}")
+    return info
 
 
 def _progress(sweep_dir: Path, n_runs: int, max_steps: int, stop: threading.Event) -> None:
@@ -80,7 +110,7 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     cfg = sweep.compose_experiment(experiment, overrides)
     n_runs, max_steps = len(sweep.expand_jobs(cfg, overrides)), int(cfg.trainer.max_steps)
     print(f"{experiment}: {n_runs} runs of {max_steps} steps -> {sweep_dir}")
-    prepare(cfg)
+    policy = prepare(cfg)
     start = time.time()
     stop = threading.Event()
     watcher = threading.Thread(target=_progress, args=(sweep_dir, n_runs, max_steps, stop), daemon=True)
@@ -93,14 +123,14 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     finally:
         stop.set()
         watcher.join()
+    sweep_dir.mkdir(parents=True, exist_ok=True)
+    (sweep_dir / POLICY_FILE).write_text(json.dumps(policy, indent=2) + "\n")
     return time.time() - start
 
 
 def archive_runs(sweep_dir: Path, out_dir: Path) -> int:
     """Copy each run's record (config, metrics, run.json, first and last rollouts) next to the report,
     so figures and notebooks can be rebuilt from committed files (checkpoints stay behind)."""
-    import shutil
-
     n = 0
     for metrics in sorted(sweep_dir.glob("*/metrics.jsonl")):
         src, dst = metrics.parent, out_dir / metrics.parent.name
@@ -113,7 +143,53 @@ def archive_runs(sweep_dir: Path, out_dir: Path) -> int:
             (dst / "rollouts").mkdir(exist_ok=True)
             shutil.copy2(r, dst / "rollouts" / r.name)
         n += 1
+    if (sweep_dir / POLICY_FILE).exists():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(sweep_dir / POLICY_FILE, out_dir / POLICY_FILE)
     return n
+
+
+def step0_stats(df, policy: dict | None) -> dict:
+    """The starting point all runs share (see the module docstring): policy hash, step-0 held-out
+    success and pass@8 (or the largest k measured), share of identical-reward groups at step 1."""
+    runs = df.drop_duplicates("run_id").set_index("run_id")
+    at0 = df[df.step == 0]
+
+    def mean_of(frame, metric):
+        vals = frame[frame.metric == metric].groupby("run_id")["value"].first()
+        return (float(vals.mean()), len(vals)) if len(vals) else (None, 0)
+
+    out: dict = {"policy_hash": (policy or {}).get("policy_hash")}
+    out["step0_success"], n_runs = mean_of(at0, "eval/success_rate")
+    measured = [k for k in (8, 4, 2, 1) if mean_of(at0, f"eval/pass@{k}")[1]]
+    out["step0_pass@8"] = mean_of(at0, "eval/pass@8")[0]
+    if measured and measured[0] != 8:
+        out[f"step0_pass@{measured[0]}"] = mean_of(at0, f"eval/pass@{measured[0]}")[0]
+    dynamic = runs[DYNAMIC_SAMPLING].fillna(False).astype(bool) if DYNAMIC_SAMPLING in runs else False
+    plain = runs.index[~dynamic] if DYNAMIC_SAMPLING in runs else runs.index
+    zs = df[(df.metric == "frac_zero_std_groups") & df.run_id.isin(plain) & (df.step >= 1)]
+    first = zs.sort_values("step").groupby("run_id")["value"].first()
+    out["step0_identical_group_share"] = float(first.mean()) if len(first) else None
+    out["step0"] = {
+        "n_runs": n_runs,
+        "pass_k_measured": measured[0] if measured else None,
+        "identical_group_share_runs": len(first),
+        "warm_start_steps": (policy or {}).get("warm_start_steps"),
+        "warm_start_sampled_success": (policy or {}).get("warm_start_sampled_success"),
+    }
+    return out
+
+
+def _step0_markdown(stats: dict) -> str:
+    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
+    keys = ["policy_hash", "step0_success", *[k for k in stats if k.startswith("step0_pass@")],
+            "step0_identical_group_share"]
+    lines = ["", "## Step 0 (the policy every run starts from)", "", "| field | value |", "|---|---|"]
+    lines += [f"| {k} | {fmt(stats[k])} |" for k in keys]
+    detail = stats["step0"]
+    lines += [f"| warm start | {fmt(detail['warm_start_steps'])} supervised steps, sampled success "
+              f"{fmt(detail['warm_start_sampled_success'])} |", ""]
+    return "\n".join(lines)
 
 
 def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
@@ -126,7 +202,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         old = json.loads(previous.read_text()).get("meta", {})
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
-    df = load_figure_runs(sweep_dir, [*cols, SMOKE_COLUMN])  # a smoke study is labelled as one
+    df = load_figure_runs(sweep_dir, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING])  # a smoke study is labelled as one
     if df.empty:
         raise SystemExit(f"no runs with metrics below {sweep_dir}")
     summary = summarise(df, metric, threshold, group_by=cols, baseline=baseline,
@@ -144,36 +220,143 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
     shas = sorted({(read_run_info(d) or {}).get("run.git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
     meta["git_sha"] = ", ".join(shas)
     summary["meta"] = {**meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
+    policy_file = sweep_dir / POLICY_FILE
+    step0 = step0_stats(df, json.loads(policy_file.read_text()) if policy_file.exists() else None)
+    summary.update(step0)
     out_dir.mkdir(parents=True, exist_ok=True)
     summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs") if sweep_dir != out_dir / "runs" else None
     (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
-    (out_dir / "summary.md").write_text(md)
+    (out_dir / "summary.md").write_text(md + _step0_markdown(step0))
 
     draw_and_save(df, settings, out_dir / experiment)
     return summary
 
 
+def committed_dir(experiment: str) -> Path:
+    """Where the committed report of ``experiment`` lives."""
+    return REPO / "results" / ("mini" if experiment == "mini_demo" else f"mini_study/{experiment}")
+
+
+def _final(entry: dict | None) -> tuple[float | None, float | None, float | None]:
+    f = (entry or {}).get("final") or {}
+    return f.get("mean"), f.get("ci_low"), f.get("ci_high")
+
+
+def _close(a, b) -> bool:
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=0.0, abs_tol=1e-9)
+
+
+def compare(new: dict, committed: dict | None) -> list[str]:
+    """Lines setting this report's numbers beside the committed ones: per algorithm (group label)
+    the final held-out value with its interval, seeds that crossed the threshold, and a verdict
+    ``same`` (equal to 1e-9), ``within intervals`` (each mean inside the other's interval) or
+    ``DIFFERS``; first the step-0 policy and its numbers."""
+    if committed is None:
+        return ["no committed summary to compare with"]
+    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
+    lines = []
+    for key in ("policy_hash", "step0_success", "step0_pass@8", "step0_identical_group_share"):
+        a, b = new.get(key), committed.get(key)
+        same = a == b if key == "policy_hash" or a is None or b is None else _close(a, b)
+        lines.append(f"{key:28s} here {fmt(a):>18s}   committed {fmt(b):>18s}   {'same' if same else 'DIFFERS'}")
+    ours = {g["label"]: g for g in new.get("groups", [])}
+    theirs = {g["label"]: g for g in committed.get("groups", [])}
+
+    def cell(entry):
+        m, lo, hi = _final(entry)
+        crossed = ((entry or {}).get("to_threshold") or {}).get("step") or {}
+        return f"{fmt(m)} [{fmt(lo)}, {fmt(hi)}] crossed {crossed.get('n_crossed', '?')}/{crossed.get('n_runs', '?')}"
+
+    lines.append(f"{'algorithm':14s} {'here: final [95% CI]':36s} {'committed: final [95% CI]':36s} verdict")
+    for label in sorted(set(ours) | set(theirs)):
+        a, b = ours.get(label), theirs.get(label)
+        if a is None or b is None:
+            verdict = "only here" if b is None else "only committed"
+        else:
+            (ma, la, ha), (mb, lb, hb) = _final(a), _final(b)
+            if _close(ma, mb):
+                verdict = "same"
+            elif None not in (ma, la, ha, mb, lb, hb) and lb <= ma <= hb and la <= mb <= ha:
+                verdict = "within intervals"
+            else:
+                verdict = "DIFFERS"
+        lines.append(f"{label:14s} {cell(a) if a else '-':36s} {cell(b) if b else '-':36s} {verdict}")
+    return lines
+
+
+def print_comparison(report_dir: Path, experiment: str) -> list[str]:
+    new = json.loads((report_dir / "summary.json").read_text())
+    committed_file = committed_dir(experiment) / "summary.json"
+    committed = json.loads(committed_file.read_text()) if committed_file.exists() else None
+    lines = compare(new, committed)
+    print(f"{experiment}: {report_dir} vs committed {committed_file.parent}")
+    print("\n".join(lines))
+    print(f"to update the committed folder: python -m bot_repro.study publish {report_dir}")
+    return lines
+
+
+def publish(report_dir: Path, dest: Path | None = None) -> Path:
+    """Replace the committed folder of the report's experiment (or ``dest``) with ``report_dir``."""
+    report_dir = Path(report_dir).resolve()
+    summary_file = report_dir / "summary.json"
+    if not summary_file.exists():
+        raise SystemExit(f"{report_dir} is not a study report (no summary.json)")
+    experiment = json.loads(summary_file.read_text()).get("meta", {}).get("experiment")
+    if dest is None:
+        if not experiment:
+            raise SystemExit(f"{summary_file} names no experiment; pass --to")
+        dest = committed_dir(experiment)
+    dest = Path(dest).resolve()
+    if dest == report_dir or report_dir in dest.parents or dest in report_dir.parents:
+        raise SystemExit(f"refusing to publish {report_dir} onto {dest} (one contains the other)")
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(report_dir, dest)
+    print(f"published {report_dir} -> {dest} (commit it with git)")
+    return dest
+
+
+def latest_report(experiment: str = "mini_demo") -> Path:
+    """The newest ``runs/<experiment>/<stamp>/report`` (for ``make demo-publish``)."""
+    reports = sorted((REPO / "runs" / experiment).glob("*/report/summary.json"))
+    if not reports:
+        raise SystemExit(f"no report under runs/{experiment}/; run `make demo` first")
+    return reports[-1].parent
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bot_repro.study", description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=["demo", "study", "analyse"])
+    ap.add_argument("command", choices=["demo", "study", "analyse", "publish"])
     ap.add_argument("--experiment", help="analyse: which experiment's grouping to use")
     ap.add_argument("--sweep-dir", type=Path, help="analyse: the sweep directory")
-    ap.add_argument("--out", type=Path, help="output directory (default results/mini or results/mini_study)")
-    ap.add_argument("overrides", nargs="*", help="extra Hydra overrides passed to every run")
+    ap.add_argument("--out", type=Path, help="demo/study/analyse: report directory (default runs/<experiment>/<stamp>/report)")
+    ap.add_argument("--to", type=Path, help="publish: destination (default the experiment's committed folder)")
+    ap.add_argument("overrides", nargs="*", help="extra Hydra overrides passed to every run; publish: the report "
+                    "directory, or 'latest' for the newest demo report")
     args = ap.parse_intermixed_args(argv)
     command = "python -m bot_repro.study " + " ".join(argv if argv is not None else sys.argv[1:])
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
+    if args.command == "publish":
+        if len(args.overrides) != 1:
+            raise SystemExit("usage: python -m bot_repro.study publish <report dir>|latest [--to DIR]")
+        source = latest_report() if args.overrides[0] == "latest" else Path(args.overrides[0])
+        publish(source, args.to)
+        return
     if args.command == "analyse":
+        if not (args.experiment and args.sweep_dir and args.out):
+            raise SystemExit("usage: python -m bot_repro.study analyse --experiment E --sweep-dir DIR --out DIR")
         analyse(args.experiment, args.sweep_dir, args.out, command, None)
         return
     plan = ["mini_demo"] if args.command == "demo" else ["mini_baselines", "mini_weighting", "mini_signals"]
     for experiment in plan:
-        sweep_dir = REPO / "runs" / experiment / stamp
+        root = REPO / "runs" / experiment / stamp
+        sweep_dir = root / "sweep"
         wall = run_sweep(experiment, args.overrides, sweep_dir)
-        out = args.out or (REPO / "results" / ("mini" if args.command == "demo" else f"mini_study/{experiment}"))
+        out = (args.out / experiment if len(plan) > 1 else args.out) if args.out else root / "report"
         summary = analyse(experiment, sweep_dir, out, command, wall)
         print(f"{experiment}: {len(summary['groups'])} groups, {wall:.0f} s -> {out}")
+        print_comparison(out, experiment)
 
 
 if __name__ == "__main__":

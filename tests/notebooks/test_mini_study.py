@@ -1,4 +1,5 @@
-"""The CPU-study pipeline end to end at smoke scale: runs -> analyse() -> report -> notebook executes."""
+"""The CPU-study pipeline end to end at smoke scale: runs -> analyse() -> report -> notebook executes,
+and the report is compared with, and published to, a committed folder (a temp one here)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import json
 import os
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
+from bot_repro import study
 from bot_repro.study import analyse
 from tests.conftest import REPO
 from tests.integration.helpers import SMALL, run_inprocess
@@ -18,6 +21,8 @@ def test_study_report_and_notebook(tmp_path):
     for algo in ("grpo", "bot_grpo"):
         for seed in (0, 1):
             run_inprocess([*SMALL, f"algorithm={algo}", f"seed={seed}", "trainer.max_steps=2"], sweep / f"{algo}_s{seed}")
+    (sweep / "policy.json").write_text(json.dumps({"policy_hash": "abc123", "warm_start_steps": 40,
+                                                   "warm_start_sampled_success": 0.3}))
     out = tmp_path / "report"
     summary = analyse("mini_demo", sweep, out, "test", wall_s=1.0)
     saved = json.loads((out / "summary.json").read_text())
@@ -27,6 +32,14 @@ def test_study_report_and_notebook(tmp_path):
     assert (out / "mini_demo.png").stat().st_size > 0 and (out / "mini_demo.pdf").exists()
     assert "| bot_grpo |" in (out / "summary.md").read_text()
     assert summary["threshold"] == 0.8
+    # the shared starting point (smoke eval: 2 samples, so pass@8 is null and pass@2 is given)
+    assert saved["policy_hash"] == "abc123" and saved["step0"]["warm_start_steps"] == 40
+    assert 0.0 <= saved["step0_success"] <= 1.0 and saved["step0"]["n_runs"] == 4
+    assert saved["step0_pass@8"] is None and saved["step0"]["pass_k_measured"] == 2
+    assert saved["step0_pass@2"] >= saved["step0_success"]
+    assert 0.0 <= saved["step0_identical_group_share"] <= 1.0 and saved["step0"]["identical_group_share_runs"] == 4
+    assert "step0_identical_group_share" in (out / "summary.md").read_text()
+    assert (out / "runs" / "policy.json").exists()  # re-analysing the archive keeps the hash
 
     nb = nbformat.read(REPO / "notebooks" / "mini_study.ipynb", as_version=4)
     os.environ["BOT_REPRO_MINI_RESULTS"] = str(out)
@@ -38,3 +51,56 @@ def test_study_report_and_notebook(tmp_path):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
     assert "local rewards" in html and "rgba(" in html  # coloured token rewards were rendered
+
+
+def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
+    sweep = tmp_path / "sweep"
+    for seed in (0, 1):
+        run_inprocess([*SMALL, "algorithm=grpo", f"seed={seed}", "trainer.max_steps=2"], sweep / f"grpo_s{seed}")
+    report = tmp_path / "runs" / "mini_demo" / "2026-01-01_00-00-00" / "report"
+    analyse("mini_demo", sweep, report, "test", wall_s=1.0)
+    new = json.loads((report / "summary.json").read_text())
+
+    # against itself: every line says same
+    lines = study.compare(new, new)
+    assert lines[-1].startswith("grpo") and lines[-1].endswith(" same")
+    assert all(line.endswith("same") for line in lines[:4])
+    # a committed report with other numbers and another policy
+    other = json.loads(json.dumps(new))
+    other["policy_hash"] = "other"
+    g = other["groups"][0]["final"]
+    g["mean"], g["ci_low"], g["ci_high"] = 0.9, 0.85, 0.95
+    other["groups"].append({**other["groups"][0], "label": "bot_grpo"})
+    lines = study.compare(new, other)
+    assert lines[0].startswith("policy_hash") and lines[0].endswith("DIFFERS")
+    verdicts = {line.split()[0]: line.rsplit(" ", 2)[-2:] for line in lines[5:]}
+    assert verdicts["grpo"][-1] == "DIFFERS" and " ".join(verdicts["bot_grpo"]) == "only committed"
+    g["mean"], g["ci_low"], g["ci_high"] = new["groups"][0]["final"]["mean"] + 1e-3, -1.0, 2.0
+    new_final = json.loads(json.dumps(new))
+    new_final["groups"][0]["final"]["ci_low"], new_final["groups"][0]["final"]["ci_high"] = -1.0, 2.0
+    grpo_line = next(line for line in study.compare(new_final, other) if line.startswith("grpo "))
+    assert grpo_line.endswith("within intervals")
+    assert study.compare(new, None) == ["no committed summary to compare with"]
+
+    # the demo prints the comparison with the committed folder, and publishing is a separate step
+    committed = tmp_path / "results" / "mini"
+    monkeypatch.setattr(study, "REPO", tmp_path)
+    assert study.committed_dir("mini_demo") == committed and study.latest_report() == report
+    study.print_comparison(report, "mini_demo")
+    assert "no committed summary" in capsys.readouterr().out and not committed.exists()
+    committed.mkdir(parents=True)
+    (committed / "stale.txt").write_text("old")
+    study.main(["publish", "latest"])
+    assert not (committed / "stale.txt").exists()
+    assert (committed / "summary.json").read_text() == (report / "summary.json").read_text()
+    assert (committed / "mini_demo.png").exists() and (committed / "runs" / "grpo_s0" / "metrics.jsonl").exists()
+    study.print_comparison(report, "mini_demo")
+    printed = capsys.readouterr().out
+    assert "grpo" in printed and "DIFFERS" not in printed and "publish" in printed
+    elsewhere = tmp_path / "elsewhere"
+    study.main(["publish", str(report), "--to", str(elsewhere)])
+    assert (elsewhere / "summary.json").exists()
+    with pytest.raises(SystemExit, match="one contains the other"):
+        study.publish(report, report / "inner")
+    with pytest.raises(SystemExit, match="no summary.json"):
+        study.publish(tmp_path / "sweep")
