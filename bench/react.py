@@ -1,13 +1,21 @@
-"""Benchmark the React checks: pooled vs one-process-per-sample compile+lint, render rate, peak memory.
+"""Benchmark the React checks on the realistic corpus: compile+lint rate, render rate, where the time goes.
 
-Writes results/bench/react.json (``make bench``). Samples are the hand-written components of
-tests/data/react_components, each copy made distinct by a trailing comment so nothing is cached.
-Pool rates are steady-state: each pool first checks ``--warm-rounds`` copies of the set (V8 needs
-a few hundred samples to optimise TypeScript, Babel and ESLint), then the timed copies; each rate
-is that of the median of ``--repeats`` fresh pools. Keys: compile_lint_pool_per_s (the default checks:
-Babel, TypeScript type errors fail, ESLint; target >= 100 on 2 cores) and the same for the faster
-settings, compile_lint_spawn_per_s (pool/spawn >= 10), render_per_s (>= 4), per-stage median
-milliseconds, peak_rss_mib (this process and all its children, sampled).
+Writes results/bench/react.json (``make bench``). Samples are the components of
+tests/data/react_realistic (long TSX and JSX apps; their fence tags as a model would write them),
+each copy made distinct by a trailing comment so nothing is cached. Pool rates are steady-state:
+each pool first checks ``--warm-rounds`` copies of the corpus (V8 needs a few hundred samples to
+optimise TypeScript, Babel and ESLint), then the timed copies; each rate is that of the median of
+``--repeats`` fresh pools, one worker per core.
+
+Keys: compile_lint_pool_per_s (the task's default checks: Babel, TypeScript type errors as
+penalties, bundling against the allowed libraries, ESLint; goal >= 20 on 2 cores) and the same for
+other settings (where the time goes); cpu_ms_per_sample (CPU time of the workers and their
+TypeScript servers per sample: what the rate would be on idle cores, 1000 * cores / cpu_ms);
+stage_median_ms_per_100_lines; compile_lint_spawn_per_s (one Node process per sample);
+render_per_s (screenshots/s, 2 pages per core; goal >= 4) with its stage split; peak_rss_mib (this
+process and all its children, sampled); the corpus's size; and the load average at start and end,
+since a shared machine makes every rate lower (``loaded`` is true when the 1-minute load average
+exceeded the core count at either end).
 """
 
 from __future__ import annotations
@@ -21,19 +29,60 @@ import threading
 import time
 from pathlib import Path
 
+from bot_repro.tasks.react.checker import is_blank_png, page_of
+from bot_repro.tasks.react.mutants import load_corpus
 from bot_repro.tasks.react.render import Renderer
 from bot_repro.tasks.react.workers import JS_DIR, WORKER_SCRIPT, CheckPool
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPONENTS = sorted((ROOT / "tests" / "data" / "react_components").glob("*.tsx"))
+CORPUS = ROOT / "tests" / "data" / "react_realistic"
 # Name suffix -> CheckPool options; "" is the task's default (conf/task/react.yaml).
 SETTINGS = {
     "": {},
     "_esbuild": {"transpiler": "esbuild"},
     "_no_typecheck": {"typecheck": "off"},
-    "_no_typecheck_esbuild": {"typecheck": "off", "transpiler": "esbuild"},
+    "_no_eslint": {"eslint": False},
 }
-STAGES = ("tsc_ms", "transpile_bundle_ms", "eslint_ms", "total_ms")
+STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "eslint_ms", "total_ms")
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_tree() -> tuple[dict[int, list[int]], dict[int, tuple[int, int]]]:
+    """Children of each pid, and (rss KiB, utime+stime ticks) of each process."""
+    children: dict[int, list[int]] = {}
+    stats: dict[int, tuple[int, int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ppid, ticks, rss_pages = int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[21])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+        stats[int(entry)] = (rss_pages * os.sysconf("SC_PAGE_SIZE") // 1024, ticks)
+    return children, stats
+
+
+def descendants(root: int) -> list[int]:
+    children, _ = _proc_tree()
+    out, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        out.append(pid)
+        stack.extend(children.get(pid, []))
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User+system CPU seconds of ``pids`` and all their live descendants."""
+    _, stats = _proc_tree()
+    total = 0
+    for root in pids:
+        for pid in descendants(root):
+            total += stats.get(pid, (0, 0))[1]
+    return total / CLK
 
 
 class PeakRss:
@@ -44,30 +93,10 @@ class PeakRss:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    @staticmethod
-    def _tree_rss_kib() -> int:
-        children: dict[int, list[int]] = {}
-        rss: dict[int, int] = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/status") as f:
-                    fields = dict(line.split(":", 1) for line in f if ":" in line)
-                children.setdefault(int(fields["PPid"]), []).append(int(entry))
-                rss[int(entry)] = int(fields.get("VmRSS", "0 kB").split()[0])
-            except (OSError, KeyError, ValueError):
-                continue
-        total, stack = 0, [os.getpid()]
-        while stack:
-            pid = stack.pop()
-            total += rss.get(pid, 0)
-            stack.extend(children.get(pid, []))
-        return total
-
     def _run(self) -> None:
         while not self._stop.wait(0.2):
-            self.peak_kib = max(self.peak_kib, self._tree_rss_kib())
+            _, stats = _proc_tree()
+            self.peak_kib = max(self.peak_kib, sum(stats.get(p, (0, 0))[0] for p in descendants(os.getpid())))
 
     def __enter__(self) -> PeakRss:
         self._thread.start()
@@ -78,37 +107,52 @@ class PeakRss:
         self._thread.join()
 
 
-def samples(rounds: int, tag: str = "bench") -> list[str]:
-    texts = [p.read_text(encoding="utf-8") for p in COMPONENTS]
-    return [f"{t}\n// {tag} copy {r}\n" for r in range(rounds) for t in texts]
+def copies(components, rounds: int, tag: str) -> tuple[list[str], list[str], list[int]]:
+    codes, langs, lines = [], [], []
+    for r in range(rounds):
+        for c in components:
+            codes.append(f"{c.code}\n// {tag} copy {r}\n")
+            langs.append(c.lang)
+            lines.append(c.n_lines + 1)
+    return codes, langs, lines
 
 
-def pool_rate(warm: list[str], timed: list[str], **options) -> tuple[float, dict[str, float], float]:
-    """(samples/s, median ms per stage, start-up s) for one fresh pool, one worker per core."""
+def pool_rate(components, warm_rounds: int, rounds: int, **options) -> dict:
+    """Rate, CPU per sample and stage medians for one fresh pool, one worker per core."""
+    cores = os.cpu_count() or 1
+    warm, warm_langs, _ = copies(components, warm_rounds, "warm-up")
+    timed, langs, lines = copies(components, rounds, "bench")
     start = time.perf_counter()
-    with CheckPool(n_workers=os.cpu_count() or 1, **options) as pool:
+    with CheckPool(n_workers=cores, **options) as pool:
         startup_s = time.perf_counter() - start
-        pool.check(warm)
+        pool.check(warm, langs=warm_langs)
+        cpu0 = cpu_seconds(pool.pids)
         start = time.perf_counter()
-        results = pool.check(timed)
+        results = pool.check(timed, langs=langs)
         elapsed = time.perf_counter() - start
-    assert all(r["ok"] for r in results), [r.get("reason") for r in results if not r["ok"]][:3]
-    stages = {k: statistics.median(r["timings"][k] for r in results) for k in STAGES}
-    return len(timed) / elapsed, stages, startup_s
+        cpu = cpu_seconds(pool.pids) - cpu0
+    assert all(r["ok"] for r in results), [r.get("reason") or r["diagnostics"][:2] for r in results if not r["ok"]][:3]
+    per_100 = {k: statistics.median(r["timings"][k] * 100 / n for r, n in zip(results, lines)) for k in STAGES}
+    medians = {k: statistics.median(r["timings"][k] for r in results) for k in STAGES}
+    return {"per_s": len(timed) / elapsed, "cpu_ms_per_sample": 1000 * cpu / len(timed), "startup_s": startup_s,
+            "stage_median_ms": medians, "stage_median_ms_per_100_lines": per_100}
 
 
-def spawn_rate(codes: list[str]) -> float:
-    """One fresh Node process per sample, run two at a time (one per core)."""
-    def one(code: str) -> None:
-        req = json.dumps({"id": 1, "op": "check", "items": [{"code": code}]}) + "\n"
+def spawn_rate(components, n: int) -> float:
+    """One fresh Node process per sample, run one per core at a time."""
+    codes, langs, _ = copies(components, 1, "spawn")
+    codes, langs = codes[:n], langs[:n]
+
+    def one(code: str, lang: str) -> None:
+        req = json.dumps({"id": 1, "op": "check", "items": [{"code": code, "lang": lang}]}) + "\n"
         out = subprocess.run(["node", str(WORKER_SCRIPT), "--once"], cwd=JS_DIR, input=req, capture_output=True,
-                             text=True, timeout=120, check=True)
+                             text=True, timeout=300, check=True)
         assert '"ok":true' in out.stdout.splitlines()[-1]
 
+    cores = os.cpu_count() or 1
     start = time.perf_counter()
-    threads = []
-    for chunk in range(0, len(codes), os.cpu_count() or 1):
-        threads = [threading.Thread(target=one, args=(c,)) for c in codes[chunk: chunk + (os.cpu_count() or 1)]]
+    for s in range(0, len(codes), cores):
+        threads = [threading.Thread(target=one, args=a) for a in zip(codes[s: s + cores], langs[s: s + cores])]
         for t in threads:
             t.start()
         for t in threads:
@@ -116,51 +160,76 @@ def spawn_rate(codes: list[str]) -> float:
     return len(codes) / (time.perf_counter() - start)
 
 
-def render_rate(codes: list[str]) -> float:
-    with CheckPool(n_workers=os.cpu_count() or 1) as pool:
+def render_rate(components, rounds: int) -> dict:
+    cores = os.cpu_count() or 1
+    codes, langs, _ = copies(components, rounds, "render")
+    with CheckPool(n_workers=cores) as pool:
         assets = pool.vendor()
-        answers = pool.check(codes)
-    with Renderer(assets["vendor_js"], assets["tailwind_js"], pages=2 * (os.cpu_count() or 1)) as renderer:
-        renderer.render([a["bundle"] for a in answers[:4]])  # warm-up
+        answers = pool.check(codes, langs=langs)
+    pages = [page_of(a) for a in answers]
+    with Renderer(assets["vendor_js"], assets["tailwind_js"], pages=2 * cores, chunks=assets["chunks"]) as renderer:
+        renderer.render(pages[:4])  # warm-up
+        cpu0 = cpu_seconds([os.getpid()])  # this process, Playwright's driver and Chromium (the pool is closed)
         start = time.perf_counter()
-        results = renderer.render([a["bundle"] for a in answers], [a["sourcemap"] for a in answers])
+        results = renderer.render(pages)
         elapsed = time.perf_counter() - start
-    assert all(r.ok for r in results), [r.reason for r in results if not r.ok][:3]
-    return len(codes) / elapsed
+        cpu = cpu_seconds([os.getpid()]) - cpu0
+    bad = [r.reason for r in results if not r.ok]
+    assert not bad, bad[:3]
+    blank = sum(is_blank_png(r.png) for r in results)
+    return {"per_s": len(pages) / elapsed, "cpu_ms_per_render": 1000 * cpu / len(pages),
+            "median_s": statistics.median(r.elapsed_s for r in results), "blank": blank,
+            "chunk_pages": sum(bool(p.chunks) for p in pages), "n": len(pages)}
 
 
 def worker_versions() -> dict[str, str]:
     out = subprocess.run(["node", str(WORKER_SCRIPT), "--once"], cwd=JS_DIR, input="", capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=300)
     return json.loads(out.stdout.splitlines()[0])["versions"]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "bench" / "react.json")
-    parser.add_argument("--rounds", type=int, default=8, help="timed copies of the component set per pool")
-    parser.add_argument("--warm-rounds", type=int, default=6, help="untimed copies checked first by each pool")
+    parser.add_argument("--rounds", type=int, default=3, help="timed copies of the corpus per pool")
+    parser.add_argument("--warm-rounds", type=int, default=3, help="untimed copies checked first by each pool")
     parser.add_argument("--repeats", type=int, default=3, help="fresh pools per setting; the median rate is kept")
-    parser.add_argument("--spawn-samples", type=int, default=8)
+    parser.add_argument("--render-rounds", type=int, default=2, help="copies of the corpus rendered")
+    parser.add_argument("--spawn-samples", type=int, default=6)
+    parser.add_argument("--settings", nargs="*", default=list(SETTINGS), help="setting suffixes to run")
     args = parser.parse_args(argv)
-    warm, timed = samples(args.warm_rounds, "warm-up"), samples(args.rounds)
-    result: dict = {"cores": os.cpu_count(), "load_avg_1m_at_start": os.getloadavg()[0],
-                    "n_samples_pool": len(timed), "n_warm_up_samples_pool": len(warm), "repeats": args.repeats,
-                    "versions": worker_versions()}
+    components = load_corpus(CORPUS)
+    sizes = sorted(c.n_lines for c in components)
+    cores = os.cpu_count() or 1
+    result: dict = {
+        "cores": cores, "load_avg_1m_at_start": os.getloadavg()[0], "corpus": str(CORPUS.relative_to(ROOT)),
+        "corpus_components": len(components), "corpus_tsx": sum(c.lang == "tsx" for c in components),
+        "corpus_jsx": sum(c.lang == "jsx" for c in components), "corpus_median_lines": statistics.median(sizes),
+        "corpus_max_lines": sizes[-1], "n_samples_pool": args.rounds * len(components),
+        "n_warm_up_samples_pool": args.warm_rounds * len(components), "repeats": args.repeats,
+        "versions": worker_versions(),
+    }
     with PeakRss() as mem:
-        for suffix, options in SETTINGS.items():
-            runs = [pool_rate(warm, timed, **options) for _ in range(args.repeats)]
-            middle = sorted(runs, key=lambda r: r[0])[len(runs) // 2]  # the median run (upper one if even)
-            result[f"compile_lint_pool{suffix}_per_s"] = middle[0]
-            result[f"compile_lint_pool{suffix}_runs_per_s"] = [r[0] for r in runs]
-            result[f"stage_median_ms{suffix}"] = middle[1]
+        for suffix in args.settings:
+            runs = [pool_rate(components, args.warm_rounds, args.rounds, **SETTINGS[suffix])
+                    for _ in range(args.repeats)]
+            middle = sorted(runs, key=lambda r: r["per_s"])[len(runs) // 2]  # the median run (upper one if even)
+            result[f"compile_lint_pool{suffix}_per_s"] = middle["per_s"]
+            result[f"compile_lint_pool{suffix}_runs_per_s"] = [r["per_s"] for r in runs]
+            result[f"cpu_ms_per_sample{suffix}"] = middle["cpu_ms_per_sample"]
+            result[f"idle_cores_per_s{suffix}"] = 1000 * cores / middle["cpu_ms_per_sample"]
+            result[f"stage_median_ms{suffix}"] = middle["stage_median_ms"]
+            result[f"stage_median_ms_per_100_lines{suffix}"] = middle["stage_median_ms_per_100_lines"]
             if not suffix:
-                result["pool_startup_s"] = statistics.median(r[2] for r in runs)
-        result["compile_lint_spawn_per_s"] = spawn_rate(timed[: args.spawn_samples])
-        result["render_per_s"] = render_rate(samples(1))
+                result["pool_startup_s"] = statistics.median(r["startup_s"] for r in runs)
+        result["compile_lint_spawn_per_s"] = spawn_rate(components, args.spawn_samples)
+        render = render_rate(components, args.render_rounds)
+        result["render_per_s"] = render["per_s"]
+        result["render"] = render
     result["pool_over_spawn"] = result["compile_lint_pool_per_s"] / result["compile_lint_spawn_per_s"]
     result["peak_rss_mib"] = mem.peak_kib / 1024
     result["load_avg_1m_at_end"] = os.getloadavg()[0]
+    result["loaded"] = max(result["load_avg_1m_at_start"], result["load_avg_1m_at_end"]) > cores
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

@@ -10,11 +10,14 @@
 //
 // Requests:
 //   {"id", "op": "check", "items": [{"code", "lang"?, "delay_ms"?}], "typecheck": "penalise" | "fail" | "off",
-//    "eslint": true, "transpiler": "babel" | "esbuild", "allowed_imports": ["react", ...]}
+//    "eslint": true, "transpiler": "babel" | "esbuild", "allowed_imports": ["react", ...],
+//    "tailwind": "static" | "browser"}
 //     lang: the fence's tag. A sample is TypeScript (and type-checked) unless its fence says
 //     jsx/js/javascript or its code has no type syntax.
+//     tailwind: "static" compiles the sample's Tailwind CSS here (styles.mjs; the page links it),
+//     "browser" leaves it to Tailwind's browser build in the page.
 //     -> one line per item, in order: {"id", "index", "ok", "stage", "lang", "diagnostics", "eslint",
-//        "bundle", "deps", "chunks", "sourcemap", "timings"}
+//        "bundle", "deps", "chunks", "css", "sourcemap", "timings"}
 //   {"id", "op": "vendor"} -> {"id", "vendor_js", "tailwind_js", "chunks": {name: js}}
 // Diagnostics after a parse error: one fault, one penalised line. TypeScript's parser (it parses
 // JSX and JavaScript too) and the transpiler both report it; primaryParseError keeps the one
@@ -35,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import { BatchTypeChecker, TS_NATIVE_VERSION } from "./typecheck.mjs";
 import { ESLINT_VERSION, makeLinter } from "./lint.mjs";
 import { Libraries, PAGE_MODULES, PROVIDABLE } from "./libs.mjs";
+import { TAILWIND_VERSION, tailwindCss } from "./styles.mjs";
 
 // Libraries sometimes log; stdout is reserved for protocol lines.
 console.log = console.error;
@@ -407,6 +411,12 @@ async function checkItem(slot, code, prep, opts) {
     }
   }
   timings.bundle_ms = performance.now() - t2;
+  let css = "";
+  if (bundle !== null && opts.tailwind === "static") {
+    const tc = performance.now();
+    css = await tailwindCss(code);
+    timings.css_ms = performance.now() - tc;
+  }
 
   const t3 = performance.now();
   let lintMessages = opts.eslint ? lint(code) : [];
@@ -418,7 +428,7 @@ async function checkItem(slot, code, prep, opts) {
   timings.total_ms = performance.now() - t0 + prep.parse_ms;
   return {
     ok: stage === null, stage, lang: prep.ts ? "ts" : "js", diagnostics, eslint: lintMessages, bundle, deps, chunks,
-    sourcemap: bundle === null ? null : page.map, timings,
+    css, sourcemap: bundle === null ? null : page.map, timings,
   };
 }
 
@@ -432,6 +442,7 @@ function options(req) {
     eslint: req.eslint !== false,
     transpiler: req.transpiler === "esbuild" ? "esbuild" : "babel",
     allowed_imports: allowed,
+    tailwind: req.tailwind === "browser" ? "browser" : "static",
   };
 }
 
@@ -541,7 +552,7 @@ async function main() {
   await libs.buildChunks(esbuild, pagePlugin);
   // Warm every tool once so the first real sample is not charged for lazy loading.
   await check({ items: WARM_UP.map((code) => ({ code })) }, () => {});
-  send({ ready: true, pid: process.pid, versions: { typescript: TS_NATIVE_VERSION, typescript_ast: ts.version, eslint: ESLINT_VERSION, esbuild: esbuild.version } });
+  send({ ready: true, pid: process.pid, versions: { typescript: TS_NATIVE_VERSION, typescript_ast: ts.version, eslint: ESLINT_VERSION, esbuild: esbuild.version, tailwind: TAILWIND_VERSION } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time: the pool sends the next only after the last answer of this one.
   for await (const line of rl) {

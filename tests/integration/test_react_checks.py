@@ -10,6 +10,7 @@ mutants run in the slow test, a representative subset in the default suite.
 from __future__ import annotations
 
 import collections
+import io
 import json
 import os
 import signal
@@ -35,7 +36,7 @@ from bot_repro.tasks.react.mutants import (
     make_mutants,
 )
 from bot_repro.tasks.react.render import renderer_missing
-from bot_repro.tasks.react.workers import CheckPool, toolchain_missing
+from bot_repro.tasks.react.workers import JS_DIR, CheckPool, toolchain_missing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 COMPONENTS = sorted((DATA / "react_components").glob("*.tsx"))
@@ -193,6 +194,22 @@ def test_image_requests_get_a_placeholder_and_the_page_is_shot_promptly(checker)
     assert out.placeholders[0] == "https://images.example.com/hero.jpg" and not out.blocked
     assert "https://images.example.com/bg.png" in out.placeholders
     assert time.monotonic() - start < CHECKS["render_timeout_s"]
+
+
+def test_static_tailwind_css_renders_like_tailwinds_browser_build(checker):
+    from PIL import Image, ImageChops
+
+    code = COMPONENTS[COMPONENTS.index(next(p for p in COMPONENTS if p.stem == "kpi_dashboard"))].read_text()
+    (static,) = checker.check([tsx(code)])
+    with ReactChecker(CheckOptions(**CHECKS, tailwind="browser", workers=1, pages=1)) as browser:
+        (runtime,) = browser.check([tsx(code)])
+    assert static.compiled and runtime.compiled
+    a, b = (Image.open(io.BytesIO(o.png)).convert("RGB") for o in (static, runtime))
+    differing = sum(max(px) > 40 for px in ImageChops.difference(a, b).resize((320, 200)).getdata())
+    assert differing < 0.005 * 320 * 200, differing
+    versions = [json.loads((JS_DIR / "node_modules" / name / "package.json").read_text())["version"]
+                for name in ("tailwindcss", "@tailwindcss/browser")]
+    assert versions[0] == versions[1], versions  # the static compiler is the browser build's own version
 
 
 def test_allowed_libraries_bundle_offline_and_render(checker):

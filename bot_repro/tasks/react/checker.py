@@ -27,6 +27,7 @@ from bot_repro.tasks.react.workers import PROVIDABLE_IMPORTS, CheckPool
 
 TYPECHECK_MODES = ("penalise", "fail", "off")
 TRANSPILERS = ("babel", "esbuild")
+TAILWIND_MODES = ("static", "browser")
 
 
 def is_blank_png(png: bytes) -> bool:
@@ -46,6 +47,9 @@ class CheckOptions:
     allowed_imports: the packages a sample may import (any subpath, e.g. react-icons/fa); any
         other import, and every relative one, fails the bundle on its line.
     render_strict: console errors and an empty root fail the render too (default: reported).
+    tailwind: "static" (the worker compiles the classes found in the source, as a Tailwind build
+        does; default) or "browser" (Tailwind's browser build in the page: it also sees class
+        names built at run time, and costs ~0.25 s of CPU per render).
     workers/pages: Node processes and browser pages (default: cores and 2 x cores).
     render: False skips Chromium (compile = static checks only; for machines without it).
     """
@@ -62,6 +66,7 @@ class CheckOptions:
     allowed_imports: tuple[str, ...] = PROVIDABLE_IMPORTS
     render: bool = True
     render_strict: bool = False
+    tailwind: str = "static"
 
     def __post_init__(self) -> None:
         if isinstance(self.allowed_imports, str) or not all(isinstance(p, str) for p in self.allowed_imports):
@@ -75,6 +80,8 @@ class CheckOptions:
             raise ValueError("allowed_imports must include react and react-dom")
         if self.typecheck not in TYPECHECK_MODES:
             raise ValueError(f"typecheck={self.typecheck!r}; allowed: {', '.join(TYPECHECK_MODES)}")
+        if self.tailwind not in TAILWIND_MODES:
+            raise ValueError(f"tailwind={self.tailwind!r}; allowed: {', '.join(TAILWIND_MODES)}")
         if self.transpiler not in TRANSPILERS:
             raise ValueError(f"transpiler={self.transpiler!r}; allowed: {', '.join(TRANSPILERS)}")
         for name in ("workers", "pages"):
@@ -150,7 +157,7 @@ class ReactChecker:
         o = self.options
         self.pool = CheckPool(n_workers=o.workers or cores, timeout_s=o.check_timeout_s, batch_size=o.batch_size,
                               typecheck=o.typecheck, eslint=o.eslint, transpiler=o.transpiler,
-                              allowed_imports=o.allowed_imports)
+                              allowed_imports=o.allowed_imports, tailwind=o.tailwind)
         self.renderer: Renderer | None = None
         try:
             if o.render:
@@ -224,8 +231,10 @@ class ReactChecker:
 
 
 def page_of(answer: dict) -> Page:
-    """The page a worker answer describes (app.js, deps.js, chunks, source map)."""
-    return Page(answer["bundle"], answer.get("deps") or "", list(answer.get("chunks") or []), answer.get("sourcemap"))
+    """The page a worker answer describes (app.js, deps.js, chunks, source map, CSS or None)."""
+    css = answer.get("css")
+    return Page(answer["bundle"], answer.get("deps") or "", list(answer.get("chunks") or []), answer.get("sourcemap"),
+                css if css else None)
 
 
 def runtime_diag(error: dict) -> dict:

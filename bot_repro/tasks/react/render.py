@@ -14,6 +14,7 @@ Playwright runs on its own event loop in a background thread, so callers stay sy
 from __future__ import annotations
 
 import asyncio
+import base64
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,11 +29,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 ORIGIN = "http://app.local"
-SHELL_HEAD = (
-    '<!doctype html><html><head><meta charset="utf-8"><title>app</title>'
-    '<script src="/tailwind.js"></script></head>'
-    '<body><div id="root"></div><script src="/vendor.js"></script>'
-)
+HEAD = '<!doctype html><html><head><meta charset="utf-8"><title>app</title>'
+BODY = '</head><body><div id="root"></div><script src="/vendor.js"></script>'
 # What an <img> (or CSS background) gets instead of a remote image: a neutral 400x300 grey card.
 PLACEHOLDER_IMAGE = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" viewBox="0 0 400 300">'
@@ -57,18 +55,21 @@ def renderer_missing(chromium: str = CHROMIUM) -> str | None:
 @dataclass
 class Page:
     """One sample's page: its script (app.js), the icons it imports (deps.js), the library chunks
-    it loads and the source map of app.js (lines of the sample)."""
+    it loads, the source map of app.js (lines of the sample) and its Tailwind CSS (app.css; None:
+    Tailwind's browser build styles the page at run time)."""
 
     app_js: str
     deps_js: str = ""
     chunks: list[str] = field(default_factory=list)
     sourcemap: str | None = None
+    css: str | None = None
 
     def shell(self) -> str:
+        style = '<script src="/tailwind.js"></script>' if self.css is None else '<link rel="stylesheet" href="/app.css">'
         tags = "".join(f'<script src="/lib/{name}.js"></script>' for name in self.chunks)
         if self.deps_js:
             tags += '<script src="/deps.js"></script>'
-        return SHELL_HEAD + tags + '<script src="/app.js"></script></body></html>'
+        return HEAD + style + BODY + tags + '<script src="/app.js"></script></body></html>'
 
 
 @dataclass
@@ -91,6 +92,7 @@ class _Slot:
     def __init__(self) -> None:
         self.context = None
         self.page = None
+        self.cdp = None
         self.page_files: dict[str, tuple[str, str]] = {}
         self.errors: list[dict] = []
         self.console: list[dict] = []
@@ -202,6 +204,7 @@ class Renderer(OwnsProcesses):
 
             await slot.context.route_web_socket("**/*", ws)
         slot.page = await slot.context.new_page()
+        slot.cdp = await slot.context.new_cdp_session(slot.page)
         slot.page.on("pageerror", lambda exc: slot.errors.append(
             {"kind": "pageerror", "message": f"{exc.name}: {exc.message}" if exc.name else exc.message,
              "stack": exc.stack or ""}))
@@ -239,7 +242,7 @@ class Renderer(OwnsProcesses):
     async def _render_one(self, slot: _Slot, page: Page) -> RenderResult:
         started = time.monotonic()
         slot.page_files = {"/": (page.shell(), "text/html"), "/app.js": (page.app_js, "text/javascript"),
-                           "/deps.js": (page.deps_js, "text/javascript")}
+                           "/deps.js": (page.deps_js, "text/javascript"), "/app.css": (page.css or "", "text/css")}
         slot.errors, slot.console, slot.blocked, slot.placeholders = [], [], [], []
         state: dict = {}
         try:
@@ -309,5 +312,6 @@ class Renderer(OwnsProcesses):
             " r.getBoundingClientRect().height > 0); }")
         if not filled and self.strict:
             return ("empty", None)
-        png = await page.screenshot(type="png", full_page=False)
-        return ("png" if filled else "empty", png)
+        # Chromium's fast PNG encoder (CDP optimizeForSpeed): a third of Playwright's screenshot cost.
+        shot = await slot.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+        return ("png" if filled else "empty", base64.b64decode(shot["data"]))

@@ -48,7 +48,7 @@ PROVIDABLE_IMPORTS = ("react", "react-dom", "lucide-react", "react-icons", "rech
 def failed_result(stage: str, reason: str) -> dict[str, Any]:
     """A worker answer for a sample that could not be checked."""
     return {"ok": False, "stage": stage, "reason": reason, "lang": None, "diagnostics": [], "eslint": [],
-            "bundle": None, "deps": "", "chunks": [], "sourcemap": None, "timings": {}}
+            "bundle": None, "deps": "", "chunks": [], "css": "", "sourcemap": None, "timings": {}}
 
 
 class _Worker:
@@ -142,7 +142,8 @@ class CheckPool(OwnsProcesses):
 
     def __init__(self, n_workers: int | None = None, timeout_s: float = 30.0, batch_size: int = 32,
                  typecheck: str = "penalise", eslint: bool = True, transpiler: str = "babel",
-                 allowed_imports: tuple[str, ...] | list[str] = PROVIDABLE_IMPORTS, startup_timeout_s: float = 120.0):
+                 allowed_imports: tuple[str, ...] | list[str] = PROVIDABLE_IMPORTS, tailwind: str = "static",
+                 startup_timeout_s: float = 120.0):
         missing = toolchain_missing()
         if missing:
             raise WorkerStartError(f"cannot start React check workers: {missing}")
@@ -150,7 +151,7 @@ class CheckPool(OwnsProcesses):
         self.timeout_s = timeout_s
         self.batch_size = batch_size
         self.options = {"typecheck": typecheck, "eslint": eslint, "transpiler": transpiler,
-                        "allowed_imports": list(allowed_imports)}
+                        "allowed_imports": list(allowed_imports), "tailwind": tailwind}
         self.startup_timeout_s = startup_timeout_s
         self.restarts = 0
         self._lock = threading.Lock()  # one check() at a time: each worker serves one request
