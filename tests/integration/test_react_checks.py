@@ -27,14 +27,7 @@ from bot_repro.tasks.react.checker import (
     is_blank_png,
     shared_checker,
 )
-from bot_repro.tasks.react.mutants import (
-    KINDS,
-    added_penalty_lines,
-    behaviour_problem,
-    fenced,
-    load_corpus,
-    make_mutants,
-)
+from bot_repro.tasks.react.mutants import KINDS, check_corpus, load_corpus
 from bot_repro.tasks.react.render import renderer_missing
 from bot_repro.tasks.react.workers import JS_DIR, CheckPool, toolchain_missing
 
@@ -361,45 +354,24 @@ def test_a_dead_typescript_server_costs_one_sample_and_a_worker_restart():
 
 
 # ---------------------------------------------------------------------- realistic corpus
-def _corpus_verdicts(checker, components):
-    """Check the components and their mutants; return the numbers of issue #12's acceptance."""
-    originals = checker.check([fenced(c.code, c.lang) for c in components])
-    mutants, skipped = make_mutants(components)
-    outcomes = checker.check([fenced(m.code, m.component.lang) for m in mutants])
-    by_name = dict(zip((c.name for c in components), originals))
-    valid_ok = [c.name for c, o in zip(components, originals) if o.compiled and o.blank is False]
-    problems = [(m.component.name, m.kind, p) for m, o in zip(mutants, outcomes) if (p := behaviour_problem(m, o))]
-    on = off = 0
-    misplaced = []
-    for m, o in zip(mutants, outcomes):
-        for line in sorted(added_penalty_lines(m, by_name[m.component.name], o)):
-            if m.on_fault(line):
-                on += 1
-            else:
-                off += 1
-                misplaced.append((m.component.name, m.kind, m.line, line))
-    return {"valid_ok": valid_ok, "originals": originals, "mutants": mutants, "skipped": skipped,
-            "problems": problems, "on": on, "off": off, "misplaced": misplaced}
-
-
-def _assert_acceptance(components, v):
-    failed = [(c.name, o.stage, o.reason, o.blank) for c, o in zip(components, v["originals"])
+def _assert_acceptance(v):
+    failed = [(c.name, o.stage, o.reason, o.blank) for c, o in zip(v.components, v.originals)
               if not (o.compiled and o.blank is False)]
-    assert len(v["valid_ok"]) >= 0.95 * len(components), failed
-    assert not v["problems"], v["problems"]
-    kinds = collections.Counter(m.kind for m in v["mutants"])
+    assert len(v.valid_ok) >= 0.95 * len(v.components), failed
+    assert not v.problems, v.problems
+    kinds = collections.Counter(m.kind for m in v.mutants)
     assert set(kinds) == set(KINDS), kinds
-    assert kinds["type_error"] == sum(c.lang == "tsx" for c in components) - sum(
-        k == "type_error" for _, k, _ in v["skipped"])
-    assert v["on"] >= 0.95 * (v["on"] + v["off"]), v["misplaced"]
+    assert kinds["type_error"] == sum(c.lang == "tsx" for c in v.components) - sum(
+        k == "type_error" for _, k, _ in v.skipped)
+    assert v.on_fault >= 0.95 * (v.on_fault + len(v.misplaced)), v.misplaced
 
 
 def test_realistic_subset_compiles_and_its_mutants_fail_where_their_fault_is(checker):
     components = [c for c in load_corpus(REALISTIC) if c.name in SUBSET]
     assert len(components) == len(SUBSET)
-    v = _corpus_verdicts(checker, components)
-    _assert_acceptance(components, v)
-    assert not v["skipped"], v["skipped"]
+    v = check_corpus(checker, components)
+    _assert_acceptance(v)
+    assert not v.skipped, v.skipped
 
 
 @pytest.mark.slow
@@ -408,6 +380,6 @@ def test_whole_realistic_corpus_meets_the_acceptance(checker):
     lines = sorted(c.n_lines for c in components)
     assert len(components) >= 60 and lines[len(lines) // 2] >= 200 and lines[-1] >= 800
     assert abs(sum(c.lang == "tsx" for c in components) - sum(c.lang == "jsx" for c in components)) <= 2
-    v = _corpus_verdicts(checker, components)
-    _assert_acceptance(components, v)
-    assert len(v["skipped"]) <= 0.02 * len(v["mutants"]), v["skipped"]
+    v = check_corpus(checker, components)
+    _assert_acceptance(v)
+    assert len(v.skipped) <= 0.02 * len(v.mutants), v.skipped

@@ -29,7 +29,8 @@ def test_react_smoke_run_logs_compile_rate_and_reward_breakdown(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     records = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines() if line.strip()]
     keys = set().union(*records)
-    assert "eval/compile_rate" in keys, sorted(keys)
-    assert {"reward/compile_fail", "reward/eslint", "reward/code_judge", "reward/vlm_judge", "reward/compiled"} <= keys
+    assert {"eval/compile_rate", "eval/console_error_rate", "eval/blank_render_rate"} <= keys, sorted(keys)
+    assert {"reward/compile_fail", "reward/eslint", "reward/code_judge", "reward/vlm_judge", "reward/compiled",
+            "reward/console_error", "reward/blank_render"} <= keys
     evals = sorted((run_dir / "eval").iterdir())
     assert evals and all((d / "index.html").is_file() and (d / "rollouts.jsonl").is_file() for d in evals)

@@ -135,3 +135,51 @@ def behaviour_problem(mutant: Mutant, outcome) -> str | None:
         if not any(d.get("source") == "tsc" and mutant.on_fault(d["line"]) for d in outcome.compiler):
             return f"no TypeScript diagnostic on line {mutant.line}: {outcome.compiler}"
     return None
+
+
+@dataclass
+class CorpusVerdict:
+    """What the check said about a corpus and its mutants (issue #12's acceptance numbers)."""
+
+    components: list[Component]
+    originals: list  # CheckOutcome per component
+    mutants: list[Mutant]
+    outcomes: list  # CheckOutcome per mutant
+    skipped: list[tuple[Component, str, str]]
+    problems: list[tuple[str, str, str]]  # (component, kind, why) for mutants that misbehaved
+    on_fault: int  # penalised lines the mutations added that fall on the fault line
+    misplaced: list[tuple[str, str, int, int]]  # (component, kind, fault line, penalised line) for the others
+
+    @property
+    def valid_ok(self) -> list[str]:
+        """Components that compile and render something visible."""
+        return [c.name for c, o in zip(self.components, self.originals) if o.compiled and o.blank is False]
+
+    def summary(self) -> dict:
+        added = self.on_fault + len(self.misplaced)
+        kinds = {k: sum(m.kind == k for m in self.mutants) for k in KINDS}
+        return {
+            "components": len(self.components), "valid_compile_render_nonblank": len(self.valid_ok),
+            "valid_rate": len(self.valid_ok) / max(1, len(self.components)),
+            "mutants": len(self.mutants), "mutants_by_kind": kinds, "mutants_skipped": len(self.skipped),
+            "mutants_behaving": len(self.mutants) - len(self.problems),
+            "added_penalised_lines": added, "added_penalised_lines_on_fault": self.on_fault,
+            "on_fault_rate": self.on_fault / max(1, added),
+        }
+
+
+def check_corpus(checker, components: list[Component]) -> CorpusVerdict:
+    """Check ``components`` and their mutants with ``checker`` (a ``ReactChecker``)."""
+    originals = checker.check([fenced(c.code, c.lang) for c in components])
+    mutants, skipped = make_mutants(components)
+    outcomes = checker.check([fenced(m.code, m.component.lang) for m in mutants])
+    by_name = dict(zip((c.name for c in components), originals))
+    problems = [(m.component.name, m.kind, p) for m, o in zip(mutants, outcomes) if (p := behaviour_problem(m, o))]
+    on, misplaced = 0, []
+    for m, o in zip(mutants, outcomes):
+        for line in sorted(added_penalty_lines(m, by_name[m.component.name], o)):
+            if m.on_fault(line):
+                on += 1
+            else:
+                misplaced.append((m.component.name, m.kind, m.line, line))
+    return CorpusVerdict(components, originals, mutants, outcomes, skipped, problems, on, misplaced)
