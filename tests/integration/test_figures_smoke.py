@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot_repro.figures import FIGURES, ordered
+from bot_repro.figures import FIGURES, ordered, resolve
 from tests.conftest import REPO
 
 SLUGS = [spec.slug for spec in ordered()]
@@ -70,14 +70,17 @@ def test_make_reproduce_figure_smoke_leaves_a_png(slug, root):
 
 
 def test_make_figures_replots_every_figure_with_runs(root):
-    """N -> slug for all ten, CLUSTER and RESOURCES passed as overrides, and a real `make figures`."""
+    """The targets pass N (the package owns N -> slug), CLUSTER and RESOURCES as overrides; a real `make figures`."""
     for spec in ordered():
         dry = subprocess.run(["make", "-s", "-n", "-f", "Makefile.figures", f"reproduce-figure-{spec.number}",
                               "ARGS=debug=smoke", "CLUSTER=slurm", "RESOURCES=a100_80g"],
                              cwd=REPO, capture_output=True, text=True, check=True)
-        assert dry.stdout.split()[-5:] == ["reproduce", spec.slug, "cluster=slurm", "resources=a100_80g", "debug=smoke"]
-    bad = subprocess.run(["make", "-n", "-f", "Makefile.figures", "figure-11"], cwd=REPO, capture_output=True, text=True)
-    assert bad.returncode != 0 and "no figure '11'" in bad.stderr
+        words = dry.stdout.split()
+        assert words[-5:] == ["reproduce", str(spec.number), "cluster=slurm", "resources=a100_80g", "debug=smoke"]
+        assert resolve(words[-4]) is spec
+    bad = subprocess.run([sys.executable, "-m", "bot_repro.figures", "plot", "11"], cwd=REPO, capture_output=True,
+                         text=True)
+    assert bad.returncode != 0 and "unknown figure number 11; valid: 1 (fig1_compile_rate)" in bad.stderr
     before = {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/*.png")}
     proc = _make("figures", f"debug=smoke --runs-root {root}")
     assert proc.returncode == 0, proc.stderr[-3000:]
