@@ -45,7 +45,7 @@ SETTINGS = {
     "_no_typecheck": {"typecheck": "off"},
     "_no_eslint": {"eslint": False},
 }
-STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "eslint_ms", "total_ms")
+STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "css_ms", "eslint_ms", "total_ms")
 CLK = os.sysconf("SC_CLK_TCK")
 
 
@@ -134,8 +134,8 @@ def pool_rate(components, warm_rounds: int, rounds: int, **options) -> dict:
         elapsed = time.perf_counter() - start
         cpu = cpu_seconds(pool.pids) - cpu0
     assert all(r["ok"] for r in results), [r.get("reason") or r["diagnostics"][:2] for r in results if not r["ok"]][:3]
-    per_100 = {k: statistics.median(r["timings"][k] * 100 / n for r, n in zip(results, lines)) for k in STAGES}
-    medians = {k: statistics.median(r["timings"][k] for r in results) for k in STAGES}
+    per_100 = {k: statistics.median(r["timings"].get(k, 0.0) * 100 / n for r, n in zip(results, lines)) for k in STAGES}
+    medians = {k: statistics.median(r["timings"].get(k, 0.0) for r in results) for k in STAGES}
     return {"per_s": len(timed) / elapsed, "cpu_ms_per_sample": 1000 * cpu / len(timed), "startup_s": startup_s,
             "stage_median_ms": medians, "stage_median_ms_per_100_lines": per_100}
 

@@ -23,9 +23,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   (cd js && npm ci --no-audit --no-fund)
   echo "$want" > "$stamp"
 fi
-# esbuild's and TypeScript 7's binaries come from optional (per-platform) dependencies: start one
-# check worker (it loads every tool and checks a sample) so a missing piece fails here, not in the
-# first training step.
+# esbuild's, TypeScript 7's and Tailwind's (oxide) binaries come from optional (per-platform)
+# dependencies: start one check worker (it loads every tool, builds the recharts and framer-motion
+# page bundles into node_modules/.bot_repro_cache and checks a sample) so a missing piece fails
+# here, not in the first training step.
 log=$(mktemp)
 if ! (cd js && node check_worker.mjs --once < /dev/null 2>"$log" | grep -q '"ready":true'); then
   echo "install_react_deps: the check worker did not start:" >&2

@@ -37,6 +37,7 @@ PLACEHOLDER_IMAGE = (
     '<rect width="400" height="300" fill="#d4d4d8"/><path d="M150 200l40-50 30 35 20-20 40 35z" fill="#a1a1aa"/>'
     '<circle cx="250" cy="110" r="16" fill="#a1a1aa"/></svg>'
 )
+MAX_MESSAGES = 50  # page and console errors kept per render
 # Console noise caused by our own blocking; a blocked request is counted, not a failure.
 _BLOCK_NOISE = ("Failed to load resource", "net::ERR_BLOCKED_BY_CLIENT", "net::ERR_FAILED")
 
@@ -205,11 +206,13 @@ class Renderer(OwnsProcesses):
             await slot.context.route_web_socket("**/*", ws)
         slot.page = await slot.context.new_page()
         slot.cdp = await slot.context.new_cdp_session(slot.page)
-        slot.page.on("pageerror", lambda exc: slot.errors.append(
+        slot.page.on("pageerror", lambda exc: len(slot.errors) < MAX_MESSAGES and slot.errors.append(
             {"kind": "pageerror", "message": f"{exc.name}: {exc.message}" if exc.name else exc.message,
              "stack": exc.stack or ""}))
 
         def on_console(msg) -> None:
+            if len(slot.console) >= MAX_MESSAGES:  # a page may log in a loop; the first ones tell
+                return
             if msg.type == "error" and not any(n in msg.text for n in _BLOCK_NOISE):
                 loc = msg.location or {}
                 slot.console.append({"kind": "console", "message": msg.text,
