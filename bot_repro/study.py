@@ -13,7 +13,7 @@ The sweeps themselves are Hydra multiruns of ``bot_repro.train`` defined in ``co
 launched through ``bot_repro.figures.sweep``; this module prepares the shared warm-started policy
 once (recording its hash), shows progress (runs done, current steps, ETA) and turns the run
 directories into the report. ``summary.json`` also records the starting point every algorithm shares:
-``policy_hash`` (the warm-started weights, ``bot_repro.tasks.mini.warm_start.policy_hash``),
+``policy_hash`` (the warm-started weights, ``bot_repro.models.fingerprint.policy_hash``),
 ``step0_success`` and ``step0_pass@8`` (held-out, the step-0 evaluation, mean over runs; with fewer
 than 8 eval samples ``step0_pass@8`` is null and ``step0_pass@<k>`` gives the largest k measured) and
 ``step0_identical_group_share``: the share of step-1 training groups whose rollouts all got the same
@@ -41,6 +41,7 @@ from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown
 from bot_repro.config import validate
 from bot_repro.figures import sweep
 from bot_repro.figures.runs import load_figure_runs
+from bot_repro.models.fingerprint import policy_hash
 from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, plot_config
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path
@@ -58,18 +59,17 @@ def plot_settings(experiment: str, cfg) -> PlotCfg:
     return plot_config(OmegaConf.to_container(raw, resolve=True), f"plot.{experiment} of conf/experiment/{experiment}.yaml")
 
 
-def prepare(cfg) -> dict:
+def prepare(cfg, progress=None) -> dict:
     """Build the tiny model and the warm start once, before parallel jobs would race to; return
     (and print) what identifies the starting policy: its path, weights hash, supervised steps and
-    sampled success (the last two None without a warm start)."""
-    from bot_repro.tasks.mini.warm_start import policy_hash
-
+    sampled success (the last two None without a warm start). ``progress(step, total)`` follows the
+    warm start."""
     cfg = cfg.copy()
     with open_dict(cfg):
         del cfg["hydra"]
     sec = validate(cfg)
     task, _ = build_task(sec, with_reward=False)
-    path = Path(resolve_model_path(sec, task, sec["seed"]))
+    path = Path(resolve_model_path(sec, task, sec["seed"], progress))
     info = {"model_path": str(path), "policy_hash": None, "warm_start_steps": None, "warm_start_sampled_success": None}
     ws_file = path / "warm_start.json"
     ws = json.loads(ws_file.read_text()) if ws_file.exists() else {}
@@ -84,8 +84,30 @@ def prepare(cfg) -> dict:
     return info
 
 
-def _progress(sweep_dir: Path, n_runs: int, max_steps: int, stop: threading.Event) -> None:
-    bar = tqdm(total=n_runs * max_steps, desc="steps", unit="step", dynamic_ncols=True)
+class DemoBar:
+    """One bar over the whole experiment: the warm start's supervised steps (when it has to run), then
+    every run's training steps, with tqdm's ETA. On 2 cores one supervised step and one training
+    step of a run (two jobs side by side) take wall times of the same order, so both count as a step."""
+
+    def __init__(self, sweep_steps: int):
+        self.sweep_steps, self.offset = sweep_steps, 0
+        self.bar = tqdm(total=sweep_steps, desc="sweep", unit="step", dynamic_ncols=True)
+
+    def warm_start(self, step: int, total: int) -> None:
+        if self.bar.total != total + self.sweep_steps:
+            self.bar.total, self.offset = total + self.sweep_steps, total
+            self.bar.set_description("warm start")
+        self.bar.n = step
+        self.bar.refresh()
+
+    def sweep(self, steps: int, done: int, n_runs: int) -> None:
+        self.bar.set_description("sweep")
+        self.bar.n = min(self.offset + steps, self.bar.total)
+        self.bar.set_postfix_str(f"runs {done}/{n_runs}")
+        self.bar.refresh()
+
+
+def _progress(sweep_dir: Path, n_runs: int, bar: DemoBar, stop: threading.Event) -> None:
     while not stop.wait(2.0):
         steps, done = 0, 0
         for m in sweep_dir.glob("*/metrics.jsonl"):
@@ -98,10 +120,7 @@ def _progress(sweep_dir: Path, n_runs: int, max_steps: int, stop: threading.Even
             info = m.parent / "run.json"
             if info.exists() and '"completed"' in info.read_text():
                 done += 1
-        bar.n = min(steps, bar.total)
-        bar.set_postfix_str(f"runs {done}/{n_runs}")
-        bar.refresh()
-    bar.close()
+        bar.sweep(steps, done, n_runs)
 
 
 def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
@@ -110,10 +129,11 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     cfg = sweep.compose_experiment(experiment, overrides)
     n_runs, max_steps = len(sweep.expand_jobs(cfg, overrides)), int(cfg.trainer.max_steps)
     print(f"{experiment}: {n_runs} runs of {max_steps} steps -> {sweep_dir}")
-    policy = prepare(cfg)
     start = time.time()
+    bar = DemoBar(n_runs * max_steps)
+    policy = prepare(cfg, bar.warm_start)
     stop = threading.Event()
-    watcher = threading.Thread(target=_progress, args=(sweep_dir, n_runs, max_steps, stop), daemon=True)
+    watcher = threading.Thread(target=_progress, args=(sweep_dir, n_runs, bar, stop), daemon=True)
     watcher.start()
     log = sweep_dir.parent / f"{sweep_dir.name}.log"
     try:
@@ -123,6 +143,7 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     finally:
         stop.set()
         watcher.join()
+        bar.bar.close()
     sweep_dir.mkdir(parents=True, exist_ok=True)
     (sweep_dir / POLICY_FILE).write_text(json.dumps(policy, indent=2) + "\n")
     return time.time() - start

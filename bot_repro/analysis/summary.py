@@ -54,8 +54,9 @@ def summarise(
     ``threshold=None`` skips crossings and speed-ups; ``baseline=None`` skips speed-ups; ``on`` names the
     column holding the baseline when it cannot be inferred (see ``speedup_vs``). Returns
     ``{"metric", "threshold", ..., "groups": [{"group", "label", "n_seeds", "final", "to_threshold",
-    "speedup", "peak_to_final_drop"}, ...]}`` with ``to_threshold`` and ``speedup`` keyed by cost
-    (``"step"``, ``"time"``, ``"generated_tokens"``); ``speedup`` is ``None`` for the baseline group.
+    "speedup", "peak_to_final_drop", "crossed"}, ...]}`` with ``to_threshold`` and ``speedup`` keyed by cost
+    (``"step"``, ``"time"``, ``"generated_tokens"``); ``speedup`` is ``None`` for the baseline group;
+    ``crossed`` (with a threshold) lists the seeds whose smoothed curve reached it.
     """
     cols = [group_by] if isinstance(group_by, str) else list(group_by)
     smoother = as_smoothing(smoothing)
@@ -72,6 +73,8 @@ def summarise(
         for row in group_ci(crossings, "crossing", cols, **ci).to_dict("records"):
             entry = _interval(row, "n", rename={"n": "n_crossed"})
             groups[_key(row, cols)]["to_threshold"][cost] = {**entry, "n_runs": row["n_runs"]}
+        if cost == "step":
+            _crossed_seeds(df, crossings, cols, groups)
         if baseline is None:
             continue
         speedups = speedup_vs(crossings, baseline, on, **ci)
@@ -101,6 +104,18 @@ def summarise(
         "groups": list(groups.values()),
     }
     return to_jsonable(summary)
+
+
+def _crossed_seeds(df: pd.DataFrame, crossings: pd.DataFrame, cols: list[str], groups: dict) -> None:
+    """``crossed`` per group: how many runs reached the threshold, of how many, and their seeds
+    (run ids where the table has no ``seed`` column)."""
+    seeds = df.drop_duplicates("run_id").set_index("run_id")["seed"] if "seed" in df else None
+    for key, part in crossings.groupby(cols, dropna=False, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        ids = part.loc[part["crossed"], "run_id"]
+        names = sorted((seeds[ids].tolist() if seeds is not None else ids.tolist()), key=str)
+        groups[_key(dict(zip(cols, key)), cols)]["crossed"] = {
+            "n_crossed": int(part["crossed"].sum()), "n_runs": len(part), "seeds": names}
 
 
 def _baseline_column(crossings: pd.DataFrame, cols: list[str], baseline: Any) -> str:

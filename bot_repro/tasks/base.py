@@ -47,8 +47,9 @@ class Task:
         """Texts a tiny in-process tokenizer is trained on (None: the tiny model's default corpus)."""
         return None
 
-    def warm_start(self, model_dir: Path, cache: Path, seed: int) -> Path:
-        """The policy training starts from (default: the model itself; the mini task fine-tunes)."""
+    def warm_start(self, model_dir: Path, cache: Path, seed: int, progress=None) -> Path:
+        """The policy training starts from (default: the model itself; the mini task fine-tunes).
+        ``progress(step, total)``, when given, is called as the warm start advances."""
         return Path(model_dir)
 
     def reward(self, reward_cfg: dict[str, Any], context: dict[str, Any]) -> RewardSource:

@@ -34,8 +34,9 @@ def cache_dir() -> Path:
     return Path(os.environ.get("BOT_REPRO_CACHE", Path.home() / ".cache" / "bot_repro"))
 
 
-def resolve_model_path(sec: dict[str, Any], task: Task, seed: int) -> str:
-    """The hub id of a real model, or the path of the (cached) tiny model after the task's warm start."""
+def resolve_model_path(sec: dict[str, Any], task: Task, seed: int, progress=None) -> str:
+    """The hub id of a real model, or the path of the (cached) tiny model after the task's warm start
+    (``progress(step, total)``: see ``Task.warm_start``)."""
     model = sec["model"]
     if model.hub_id:
         return model.hub_id
@@ -44,7 +45,7 @@ def resolve_model_path(sec: dict[str, Any], task: Task, seed: int) -> str:
     digest = hashlib.sha256(json.dumps([corpus, sorted(tiny_kwargs.items())], default=str).encode()).hexdigest()
     key = f"{model.family}-{digest[:12]}"
     path = build_tiny(model.family, cache_dir() / "tiny" / key, corpus=corpus, **tiny_kwargs)
-    return str(task.warm_start(path, cache_dir() / "warm", seed))
+    return str(task.warm_start(path, cache_dir() / "warm", seed, progress))
 
 
 class ModelUnavailableError(RuntimeError):

@@ -109,6 +109,8 @@ class MetricsJsonl(TrainerCallback):
         rec.update(self.pending)
         self.pending.clear()
         self.write(rec)
+        if state.global_step == 1 and rec.get("frac_zero_std_groups") is not None:
+            print(f"step 1: {rec['frac_zero_std_groups']:.3f} of groups have identical global rewards", flush=True)
         self._last_time, self._last_tokens, self._last_eval = time.time(), tokens, self.eval_seconds
 
 
@@ -140,7 +142,10 @@ class HeldOutEval(TrainerCallback):
 
     def on_train_begin(self, args, state, control, model=None, **kw):
         if state.global_step == 0 and self.cfg.every > 0 and state.is_world_process_zero:
-            self.metrics.write({"step": 0, "time": 0.0, "generated_tokens": 0, **self.run(model, 0)})
+            result = self.run(model, 0)
+            self.metrics.write({"step": 0, "time": 0.0, "generated_tokens": 0, **result})
+            shown = ", ".join(f"{k.removeprefix('eval/')} {v:.3f}" for k, v in result.items())
+            print(f"step 0 held-out: {shown}", flush=True)  # the starting point, before any update
 
     def on_step_end(self, args, state, control, model=None, **kw):
         if state.is_world_process_zero and self.due(state.global_step, state.max_steps):

@@ -193,15 +193,17 @@ def test_warm_start_is_a_deterministic_function_of_the_config(tmp_path, capsys):
 
     import torch
 
+    from bot_repro.models.fingerprint import policy_hash
     from bot_repro.models.tiny import build_tiny
-    from bot_repro.tasks.mini.warm_start import policy_hash
 
-    params = {"n_train": 64, "n_test": 8, "warm_start_target": 1.0, "warm_start_max_steps": 3,
-              "warm_start_eval_every": 2}
+    params = {"n_train": 64, "n_test": 8, "warm_start_steps": 3, "warm_start_decay_steps": 1,
+              "warm_start_eval_every": 2, "warm_start_val": 8}
     task = MiniTask(params, {"family": "qwen2"})
     base = build_tiny("qwen2", tmp_path / "base", task.tokenizer_corpus(), vocab_size=512, hidden_size=32, num_layers=1)
     threads = torch.get_num_threads()
-    a = task.warm_start(base, tmp_path / "cache_a", seed=0)
+    calls = []
+    a = task.warm_start(base, tmp_path / "cache_a", seed=0, progress=lambda step, total: calls.append((step, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
     torch.set_num_threads(max(1, 3 - threads))  # another caller setting: must not change the policy
     try:
         b = task.warm_start(base, tmp_path / "cache_b", seed=7)  # the run seed does not enter either
@@ -214,4 +216,39 @@ def test_warm_start_is_a_deterministic_function_of_the_config(tmp_path, capsys):
     assert info_a["steps"] == 3 and info_a["final_sampled_success"] == info_b["final_sampled_success"]
     assert [h["step"] for h in info_a["history"]] == [2, 3]
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warm start: step")]
-    assert len(lines) == 2 * 3 and "loss" in lines[1] and "sampled success" in lines[1]
+    assert len(lines) == 2 * 2 and "loss" in lines[1] and "sampled success" in lines[1]
+
+
+def test_noisy_demonstrations_carry_one_located_mistake_each():
+    """Every corrupted demonstration fails the checker, each mistake kind occurs, and the mix of
+    correct ones follows warm_start_noise (the warm start's knob for where step 0 lands)."""
+    import random
+
+    from bot_repro.tasks.mini.warm_start import MISTAKES, corrupt, demonstration
+
+    t = MiniTask({"n_train": 300, "n_test": 4}, {"family": "qwen2"})
+    train, _ = t.datasets()
+    rng = random.Random(0)
+    kinds = set()
+    for row in train:
+        text, kind = corrupt(row["document"], rng, "abcdef")
+        kinds.add(kind)
+        res = check(row["document"], text)
+        assert not res.success, (row["document"], text, kind)
+        if kind == "stop":
+            assert not res.errors and res.unclosed > 0  # located by `progress` on the EOS token
+        else:
+            assert res.errors  # a located wrong token
+    assert kinds == set(MISTAKES)
+    ok = [check(r["document"], demonstration(r["document"], rng, 0.65, "abcdef")).success for r in train]
+    assert 0.25 < sum(ok) / len(ok) < 0.45
+    assert all(check(r["document"], demonstration(r["document"], rng, 0.0, "abcdef")).success for r in train)
+
+
+@pytest.mark.parametrize("bad", [{"warm_start_noise": 1.0}, {"warm_start_decay_steps": 900},
+                                 {"min_open": 3, "max_open": 2}])
+def test_bad_warm_start_params_are_named(bad):
+    from bot_repro.config_errors import ConfigError
+
+    with pytest.raises(ConfigError, match=next(iter(bad))):
+        MiniTask(bad, {"family": "qwen2"})

@@ -43,7 +43,7 @@ VARIANTS = ("penalty", "progress", "noisy", "unbounded")
 
 @dataclass
 class MiniRewardParams:
-    variant: str = "penalty"
+    variant: str = "progress"
     progress_credit: float = 0.5
     noise: float = 0.3
     error_weight: float = 1.0
