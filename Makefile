@@ -64,7 +64,8 @@ bench-gpu:
 	mkdir -p results/bench
 	$(PY) -m bench.gpu $(ARGS)
 
-# The CPU study (README): demo = every algorithm x 3 seeds; study = 3 sweeps x 5 seeds (runs/<experiment>/<stamp>/report).
+# The CPU study (README): demo = GRPO, BoT-GRPO, PURE x 3 seeds (<= 20 min on 2 cores, install included);
+# study = 4 experiments x 5 seeds, about an hour (runs/<experiment>/<stamp>/report).
 demo: install-python
 	$(PY) -m bot_repro.study demo $(ARGS)
 
@@ -73,9 +74,13 @@ study: install-python
 
 # demo/study write under runs/ and compare with results/; this copies a report into results/mini/
 # (REPORT=runs/mini_demo/<stamp>/report, default the newest demo report). Commit it afterwards.
-.PHONY: demo-publish
+.PHONY: demo-publish study-publish
 demo-publish:
 	$(PY) -m bot_repro.study publish $(or $(REPORT),latest)
+
+# the newest report of each `make study` experiment -> results/mini_study/<experiment>/
+study-publish:
+	$(PY) -m bot_repro.study publish latest-study
 
 clean-runs:
 	rm -rf runs/smoke

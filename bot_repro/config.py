@@ -34,7 +34,7 @@ OmegaConf.register_new_resolver(
 
 TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",
-    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "plot",
+    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "plot", "study",
 }  # fmt: skip
 
 

@@ -1,7 +1,9 @@
 """The CPU study: ``make demo`` / ``make study`` (``python -m bot_repro.study demo|study|analyse|publish``).
 
-``demo`` runs the ``mini_demo`` sweep (every algorithm x 3 seeds); ``study`` runs ``mini_baselines``,
-``mini_weighting`` and ``mini_signals`` (5 seeds each). Each experiment writes under the ignored
+``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs ``STUDY``:
+``mini_baselines`` (all seven algorithms), then ``mini_weighting``, ``mini_signals`` and
+``mini_same_global``, which run only their new arms and reuse mini_baselines' runs of the same study
+for the shared ones (``study:`` blocks of their configs), 5 seeds each. Each experiment writes under the ignored
 ``runs/<experiment>/<stamp>/``: the runs in ``sweep/`` and the report in ``report/`` (figure PNG +
 PDF, ``summary.json``, ``summary.md``, the archived run records), then prints its numbers beside the
 committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study):
@@ -26,29 +28,32 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shutil
 import sys
 import threading
 import time
 from pathlib import Path
 
+import pandas as pd
 from omegaconf import OmegaConf, open_dict
 from tqdm import tqdm
 
+from bot_repro.analysis import committed
 from bot_repro.analysis.load import find_run_dirs, read_run_info
 from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
 from bot_repro.config import validate
 from bot_repro.figures import sweep
 from bot_repro.figures.runs import load_figure_runs
 from bot_repro.models.fingerprint import policy_hash
-from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, plot_config
+from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, draw_with_note, plot_config
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path
 
 REPO = Path(__file__).resolve().parents[1]
 POLICY_FILE = "policy.json"  # in a sweep folder (and its archive): what prepare() returned
 DYNAMIC_SAMPLING = "algorithm.dynamic_sampling.enabled"
+# make study, in order: the later ones reuse mini_baselines' runs (their ``study.reuse``)
+STUDY = ("mini_baselines", "mini_weighting", "mini_signals", "mini_same_global")
 
 
 def plot_settings(experiment: str, cfg) -> PlotCfg:
@@ -149,12 +154,15 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     return time.time() - start
 
 
-def archive_runs(sweep_dir: Path, out_dir: Path) -> int:
+def archive_runs(sweep_dir: Path, out_dir: Path, prefix: str = "", keep: set[str] | None = None) -> int:
     """Copy each run's record (config, metrics, run.json, first and last rollouts) next to the report,
-    so figures and notebooks can be rebuilt from committed files (checkpoints stay behind)."""
+    so figures and notebooks can be rebuilt from committed files (checkpoints stay behind); ``keep``:
+    only these run directories, ``prefix``: prepended to the folder names."""
     n = 0
     for metrics in sorted(sweep_dir.glob("*/metrics.jsonl")):
-        src, dst = metrics.parent, out_dir / metrics.parent.name
+        if keep is not None and str(metrics.parent) not in keep:
+            continue
+        src, dst = metrics.parent, out_dir / f"{prefix}{metrics.parent.name}"
         (dst / ".hydra").mkdir(parents=True, exist_ok=True)
         for name in ("metrics.jsonl", "run.json", ".hydra/config.yaml", ".hydra/overrides.yaml"):
             if (src / name).exists():
@@ -213,6 +221,45 @@ def _step0_markdown(stats: dict) -> str:
     return "\n".join(lines)
 
 
+def study_block(experiment: str) -> dict:
+    """``study:`` of the experiment config: ``reuse`` (runs of another experiment of the same study
+    this report also reads: ``{experiment, algorithms}``) and ``relabel`` (``[{where: {col: value},
+    set: {col: value}}]`` applied to the loaded table, e.g. to show GRPO, which reads G only, as the
+    reference line of the local-signal comparison)."""
+    node = OmegaConf.select(sweep.compose_experiment(experiment), "study")
+    block = OmegaConf.to_container(node, resolve=True) if node is not None else {}
+    unknown = set(block) - {"reuse", "relabel"}
+    if unknown:
+        raise SystemExit(f"conf/experiment/{experiment}.yaml: study.{sorted(unknown)[0]} is not a key; allowed: reuse, relabel")
+    return block
+
+
+def load_study_runs(sweep_dir: Path, block: dict, columns: list[str]):
+    """The runs of ``sweep_dir`` plus those ``block["reuse"]`` names from the same study: the sibling
+    folder ``<runs>/<experiment>/<stamp>/sweep`` (skipped, with a note, when ``sweep_dir`` is not laid out
+    so: a re-analysed archive already holds copies). Returns (table, {reused sweep dir: runs})."""
+    reuse, roots, reused = block.get("reuse"), [sweep_dir], {}
+    if reuse:
+        sibling = sweep_dir.parent.parent.parent / reuse["experiment"] / sweep_dir.parent.name / "sweep"
+        if sweep_dir.name == "sweep" and sibling.is_dir():
+            roots.append(sibling)
+        else:
+            print(f"note: no {sibling}; reading only {sweep_dir} (an archive holds its reused runs)")
+    relabel = block.get("relabel") or []
+    extra = [k for rule in relabel for part in ("where", "set") for k in rule[part]]
+    df = load_figure_runs(roots, [*columns, "algorithm.name", *extra])
+    for root in roots[1:]:
+        mine = df["run_dir"].astype(str).str.startswith(f"{root}/")
+        keep = ~mine | df["algorithm.name"].isin(reuse["algorithms"])
+        reused[root] = int(df.loc[mine & keep, "run_id"].nunique())
+        df = df[keep]
+    for rule in relabel:
+        hit = (df[list(rule["where"])] == pd.Series(rule["where"])).all(axis=1)
+        for col, value in rule["set"].items():
+            df.loc[hit, col] = value
+    return df.reset_index(drop=True), reused
+
+
 def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
     """Run directories -> figure + summary.json + summary.md in ``out_dir``."""
     settings = plot_settings(experiment, sweep.compose_experiment(experiment))
@@ -223,7 +270,8 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         old = json.loads(previous.read_text()).get("meta", {})
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
-    df = load_figure_runs(sweep_dir, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING])  # a smoke study is labelled as one
+    reuse = study_block(experiment)
+    df, reused = load_study_runs(sweep_dir, reuse, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING])
     if df.empty:
         raise SystemExit(f"no runs with metrics below {sweep_dir}")
     summary = summarise(df, metric, threshold, group_by=cols, baseline=baseline,
@@ -245,105 +293,21 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
     step0 = step0_stats(df, json.loads(policy_file.read_text()) if policy_file.exists() else None)
     summary.update(step0)
     out_dir.mkdir(parents=True, exist_ok=True)
-    summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs") if sweep_dir != out_dir / "runs" else None
+    summary["meta"]["reused_runs"] = {str(d): n for d, n in reused.items()}
+    if sweep_dir != out_dir / "runs":
+        summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs")
+        for d in reused:  # the reused runs travel with the report, so it re-plots from committed files
+            summary["meta"]["archived_runs"] += archive_runs(d, out_dir / "runs", prefix=f"{d.parent.parent.name}__",
+                                                             keep=set(df["run_dir"]))
     (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
     (out_dir / "summary.md").write_text(md + _step0_markdown(step0))
 
-    draw_and_save(df, settings, out_dir / experiment)
+    if threshold is not None:
+        draw_with_note(df, settings, summary, out_dir / experiment)
+    else:
+        draw_and_save(df, settings, out_dir / experiment)
     return summary
-
-
-def committed_dir(experiment: str) -> Path:
-    """Where the committed report of ``experiment`` lives."""
-    return REPO / "results" / ("mini" if experiment == "mini_demo" else f"mini_study/{experiment}")
-
-
-def _final(entry: dict | None) -> tuple[float | None, float | None, float | None]:
-    f = (entry or {}).get("final") or {}
-    return f.get("mean"), f.get("ci_low"), f.get("ci_high")
-
-
-def _close(a, b) -> bool:
-    return a is not None and b is not None and math.isclose(a, b, rel_tol=0.0, abs_tol=1e-9)
-
-
-def compare(new: dict, committed: dict | None) -> list[str]:
-    """Lines setting this report's numbers beside the committed ones: per algorithm (group label)
-    the final held-out value with its interval, seeds that crossed the threshold, and a verdict
-    ``same`` (equal to 1e-9), ``within intervals`` (each mean inside the other's interval) or
-    ``DIFFERS``; first the step-0 policy and its numbers."""
-    if committed is None:
-        return ["no committed summary to compare with"]
-    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
-    lines = []
-    for key in ("policy_hash", "step0_success", "step0_pass@8", "step0_identical_group_share"):
-        a, b = new.get(key), committed.get(key)
-        same = a == b if key == "policy_hash" or a is None or b is None else _close(a, b)
-        lines.append(f"{key:28s} here {fmt(a):>18s}   committed {fmt(b):>18s}   {'same' if same else 'DIFFERS'}")
-    ours = {g["label"]: g for g in new.get("groups", [])}
-    theirs = {g["label"]: g for g in committed.get("groups", [])}
-
-    def cell(entry):
-        m, lo, hi = _final(entry)
-        crossed = ((entry or {}).get("to_threshold") or {}).get("step") or {}
-        return f"{fmt(m)} [{fmt(lo)}, {fmt(hi)}] crossed {crossed.get('n_crossed', '?')}/{crossed.get('n_runs', '?')}"
-
-    lines.append(f"{'algorithm':14s} {'here: final [95% CI]':36s} {'committed: final [95% CI]':36s} verdict")
-    for label in sorted(set(ours) | set(theirs)):
-        a, b = ours.get(label), theirs.get(label)
-        if a is None or b is None:
-            verdict = "only here" if b is None else "only committed"
-        else:
-            (ma, la, ha), (mb, lb, hb) = _final(a), _final(b)
-            if _close(ma, mb):
-                verdict = "same"
-            elif None not in (ma, la, ha, mb, lb, hb) and lb <= ma <= hb and la <= mb <= ha:
-                verdict = "within intervals"
-            else:
-                verdict = "DIFFERS"
-        lines.append(f"{label:14s} {cell(a) if a else '-':36s} {cell(b) if b else '-':36s} {verdict}")
-    return lines
-
-
-def print_comparison(report_dir: Path, experiment: str) -> list[str]:
-    new = json.loads((report_dir / "summary.json").read_text())
-    committed_file = committed_dir(experiment) / "summary.json"
-    committed = json.loads(committed_file.read_text()) if committed_file.exists() else None
-    lines = compare(new, committed)
-    print(f"{experiment}: {report_dir} vs committed {committed_file.parent}")
-    print("\n".join(lines))
-    print(f"to update the committed folder: python -m bot_repro.study publish {report_dir}")
-    return lines
-
-
-def publish(report_dir: Path, dest: Path | None = None) -> Path:
-    """Replace the committed folder of the report's experiment (or ``dest``) with ``report_dir``."""
-    report_dir = Path(report_dir).resolve()
-    summary_file = report_dir / "summary.json"
-    if not summary_file.exists():
-        raise SystemExit(f"{report_dir} is not a study report (no summary.json)")
-    experiment = json.loads(summary_file.read_text()).get("meta", {}).get("experiment")
-    if dest is None:
-        if not experiment:
-            raise SystemExit(f"{summary_file} names no experiment; pass --to")
-        dest = committed_dir(experiment)
-    dest = Path(dest).resolve()
-    if dest == report_dir or report_dir in dest.parents or dest in report_dir.parents:
-        raise SystemExit(f"refusing to publish {report_dir} onto {dest} (one contains the other)")
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(report_dir, dest)
-    print(f"published {report_dir} -> {dest} (commit it with git)")
-    return dest
-
-
-def latest_report(experiment: str = "mini_demo") -> Path:
-    """The newest ``runs/<experiment>/<stamp>/report`` (for ``make demo-publish``)."""
-    reports = sorted((REPO / "runs" / experiment).glob("*/report/summary.json"))
-    if not reports:
-        raise SystemExit(f"no report under runs/{experiment}/; run `make demo` first")
-    return reports[-1].parent
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -354,22 +318,27 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, help="demo/study/analyse: report directory (default runs/<experiment>/<stamp>/report)")
     ap.add_argument("--to", type=Path, help="publish: destination (default the experiment's committed folder)")
     ap.add_argument("overrides", nargs="*", help="extra Hydra overrides passed to every run; publish: the report "
-                    "directory, or 'latest' for the newest demo report")
+                    "directory, 'latest' (the newest demo report) or 'latest-study' (the newest report of every study experiment)")
     args = ap.parse_intermixed_args(argv)
     command = "python -m bot_repro.study " + " ".join(argv if argv is not None else sys.argv[1:])
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
     if args.command == "publish":
         if len(args.overrides) != 1:
-            raise SystemExit("usage: python -m bot_repro.study publish <report dir>|latest [--to DIR]")
-        source = latest_report() if args.overrides[0] == "latest" else Path(args.overrides[0])
-        publish(source, args.to)
+            raise SystemExit("usage: python -m bot_repro.study publish <report dir>|latest|latest-study [--to DIR]")
+        which = args.overrides[0]
+        if which == "latest-study":  # every experiment of the newest `make study`, each to its folder
+            for experiment in STUDY:
+                committed.publish(committed.latest_report(experiment))
+            return
+        source = committed.latest_report() if which == "latest" else Path(which)
+        committed.publish(source, args.to)
         return
     if args.command == "analyse":
         if not (args.experiment and args.sweep_dir and args.out):
             raise SystemExit("usage: python -m bot_repro.study analyse --experiment E --sweep-dir DIR --out DIR")
         analyse(args.experiment, args.sweep_dir, args.out, command, None)
         return
-    plan = ["mini_demo"] if args.command == "demo" else ["mini_baselines", "mini_weighting", "mini_signals"]
+    plan = ["mini_demo"] if args.command == "demo" else list(STUDY)
     for experiment in plan:
         root = REPO / "runs" / experiment / stamp
         sweep_dir = root / "sweep"
@@ -377,7 +346,7 @@ def main(argv: list[str] | None = None) -> None:
         out = (args.out / experiment if len(plan) > 1 else args.out) if args.out else root / "report"
         summary = analyse(experiment, sweep_dir, out, command, wall)
         print(f"{experiment}: {len(summary['groups'])} groups, {wall:.0f} s -> {out}")
-        print_comparison(out, experiment)
+        committed.print_comparison(out, experiment)
 
 
 if __name__ == "__main__":

@@ -289,3 +289,32 @@ def draw_and_save(frame: pd.DataFrame, cfg: PlotCfg, path_without_suffix: str | 
         return save(fig, path_without_suffix)
     finally:
         plt.close(fig)
+
+
+def crossing_note(summary: dict[str, Any], cost: str = "step") -> str:
+    """Per group of a ``summarise`` result: steps to the threshold (mean [95% CI], seeds crossed) and
+    the speed-up over the baseline with its interval, one line each (the study figures' inset)."""
+    fmt = lambda v: "n/a" if v is None else f"{v:.3g}"  # noqa: E731
+    lines = [f"{cost}s to {summary['threshold']:g}: mean [95% CI] crossed/runs | speed-up vs {summary.get('baseline') or '-'}"]
+    for g in summary["groups"]:
+        to = (g.get("to_threshold") or {}).get(cost) or {}
+        crossed = f"{to.get('n_crossed', 0)}/{to.get('n_runs', g.get('n_seeds'))}"
+        cell = f"{fmt(to.get('mean'))} [{fmt(to.get('ci_low'))}, {fmt(to.get('ci_high'))}] {crossed}"
+        sp = (g.get("speedup") or {}).get(cost)
+        speed = "reference" if g.get("speedup") is None else (
+            f"{fmt(sp.get('ratio'))}x [{fmt(sp.get('ci_low'))}, {fmt(sp.get('ci_high'))}]" if sp else "n/a")
+        lines.append(f"{g['label']}: {cell} | {speed}")
+    return "\n".join(lines)
+
+
+def draw_with_note(frame: pd.DataFrame, cfg: PlotCfg, summary: dict[str, Any], path_without_suffix: str | Path,
+                   smoke: bool | None = None) -> list[Path]:
+    """``draw_and_save`` with ``crossing_note(summary)`` in the lower right of the first panel."""
+    fig = draw(frame, cfg, smoke)
+    try:
+        fig.axes[0].text(0.98, 0.03, crossing_note(summary), transform=fig.axes[0].transAxes, ha="right",
+                         va="bottom", multialignment="left", fontsize=6.5, family="monospace",
+                         bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9, "pad": 3})
+        return save(fig, path_without_suffix)
+    finally:
+        plt.close(fig)

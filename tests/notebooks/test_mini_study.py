@@ -11,6 +11,7 @@ import pytest
 from nbclient import NotebookClient
 
 from bot_repro import study
+from bot_repro.analysis import committed
 from bot_repro.study import analyse
 from tests.conftest import REPO
 from tests.integration.helpers import SMALL, run_inprocess
@@ -62,7 +63,7 @@ def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
     new = json.loads((report / "summary.json").read_text())
 
     # against itself: every line says same
-    lines = study.compare(new, new)
+    lines = committed.compare(new, new)
     assert lines[-1].startswith("grpo") and lines[-1].endswith(" same")
     assert all(line.endswith("same") for line in lines[:4])
     # a committed report with other numbers and another policy
@@ -71,36 +72,66 @@ def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
     g = other["groups"][0]["final"]
     g["mean"], g["ci_low"], g["ci_high"] = 0.9, 0.85, 0.95
     other["groups"].append({**other["groups"][0], "label": "bot_grpo"})
-    lines = study.compare(new, other)
+    lines = committed.compare(new, other)
     assert lines[0].startswith("policy_hash") and lines[0].endswith("DIFFERS")
     verdicts = {line.split()[0]: line.rsplit(" ", 2)[-2:] for line in lines[5:]}
     assert verdicts["grpo"][-1] == "DIFFERS" and " ".join(verdicts["bot_grpo"]) == "only committed"
     g["mean"], g["ci_low"], g["ci_high"] = new["groups"][0]["final"]["mean"] + 1e-3, -1.0, 2.0
     new_final = json.loads(json.dumps(new))
     new_final["groups"][0]["final"]["ci_low"], new_final["groups"][0]["final"]["ci_high"] = -1.0, 2.0
-    grpo_line = next(line for line in study.compare(new_final, other) if line.startswith("grpo "))
+    grpo_line = next(line for line in committed.compare(new_final, other) if line.startswith("grpo "))
     assert grpo_line.endswith("within intervals")
-    assert study.compare(new, None) == ["no committed summary to compare with"]
+    assert committed.compare(new, None) == ["no committed summary to compare with"]
 
     # the demo prints the comparison with the committed folder, and publishing is a separate step
-    committed = tmp_path / "results" / "mini"
-    monkeypatch.setattr(study, "REPO", tmp_path)
-    assert study.committed_dir("mini_demo") == committed and study.latest_report() == report
-    study.print_comparison(report, "mini_demo")
-    assert "no committed summary" in capsys.readouterr().out and not committed.exists()
-    committed.mkdir(parents=True)
-    (committed / "stale.txt").write_text("old")
+    committed_folder = tmp_path / "results" / "mini"
+    monkeypatch.setattr(committed, "REPO", tmp_path)
+    assert committed.committed_dir("mini_demo") == committed_folder and committed.latest_report() == report
+    committed.print_comparison(report, "mini_demo")
+    assert "no committed summary" in capsys.readouterr().out and not committed_folder.exists()
+    committed_folder.mkdir(parents=True)
+    (committed_folder / "stale.txt").write_text("old")
     study.main(["publish", "latest"])
-    assert not (committed / "stale.txt").exists()
-    assert (committed / "summary.json").read_text() == (report / "summary.json").read_text()
-    assert (committed / "mini_demo.png").exists() and (committed / "runs" / "grpo_s0" / "metrics.jsonl").exists()
-    study.print_comparison(report, "mini_demo")
+    assert not (committed_folder / "stale.txt").exists()
+    assert (committed_folder / "summary.json").read_text() == (report / "summary.json").read_text()
+    assert (committed_folder / "mini_demo.png").exists() and (committed_folder / "runs" / "grpo_s0" / "metrics.jsonl").exists()
+    committed.print_comparison(report, "mini_demo")
     printed = capsys.readouterr().out
     assert "grpo" in printed and "DIFFERS" not in printed and "publish" in printed
     elsewhere = tmp_path / "elsewhere"
     study.main(["publish", str(report), "--to", str(elsewhere)])
     assert (elsewhere / "summary.json").exists()
     with pytest.raises(SystemExit, match="one contains the other"):
-        study.publish(report, report / "inner")
+        committed.publish(report, report / "inner")
     with pytest.raises(SystemExit, match="no summary.json"):
-        study.publish(tmp_path / "sweep")
+        committed.publish(tmp_path / "sweep")
+
+
+def test_study_reuses_baseline_runs_and_relabels_grpo(tmp_path):
+    """mini_signals runs only the broken arms; its report also reads mini_baselines' grpo and bot_grpo
+    runs of the same study stamp (study.reuse), shows GRPO under its own label (study.relabel), gives
+    the speed-ups against it, lists the crossing seeds, and archives the reused runs with the report."""
+    stamp = "2026-01-01_00-00-00"
+    base = tmp_path / "runs" / "mini_baselines" / stamp / "sweep"
+    for algo in ("grpo", "bot_grpo", "pure"):  # pure is not reused
+        run_inprocess([*SMALL, f"algorithm={algo}", "seed=0", "trainer.max_steps=1"], base / f"0_{algo}_s0")
+    sweep = tmp_path / "runs" / "mini_signals" / stamp / "sweep"
+    run_inprocess([*SMALL, "algorithm=bot_grpo", "reward=mini_penalty", "seed=0", "trainer.max_steps=1"],
+                  sweep / "0_bot_grpo_s0")
+    out = tmp_path / "report"
+    analyse("mini_signals", sweep, out, "test", wall_s=1.0)
+    saved = json.loads((out / "summary.json").read_text())
+    labels = {g["label"] for g in saved["groups"]}
+    assert labels == {"grpo (G only)", "progress", "penalty"}
+    assert saved["baseline"] == "grpo (G only)"
+    assert all(g["speedup"] is not None for g in saved["groups"] if g["label"] != "grpo (G only)")
+    assert all(set(g["crossed"]) == {"n_crossed", "n_runs", "seeds"} and g["crossed"]["n_runs"] == 1
+               for g in saved["groups"])
+    assert saved["meta"]["reused_runs"] == {str(base): 2}
+    assert saved["meta"]["archived_runs"] == 3
+    assert sorted(p.name for p in (out / "runs").iterdir() if p.is_dir()) == [
+        "0_bot_grpo_s0", "mini_baselines__0_bot_grpo_s0", "mini_baselines__0_grpo_s0"]
+    # re-analysing the archive (no sibling folder) gives the same groups
+    again = tmp_path / "again"
+    analyse("mini_signals", out / "runs", again, "test", wall_s=None)
+    assert {g["label"] for g in json.loads((again / "summary.json").read_text())["groups"]} == labels
