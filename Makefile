@@ -39,7 +39,7 @@ $(VERL_VENV)/.installed: pyproject.toml
 install-react:
 	bash scripts/install_react_deps.sh
 
-# The test command README.md and .ci/run use (about 6 minutes on 2 cores; test-fast: about 2).
+# The test command README.md and .ci/run use (about 15-20 minutes on 2 cores; test-fast: about 2).
 PYTEST_FLAGS := -q -o console_output_style=count
 test: install
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
