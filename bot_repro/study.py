@@ -221,12 +221,12 @@ def _step0_markdown(stats: dict) -> str:
     return "\n".join(lines)
 
 
-def study_block(experiment: str) -> dict:
+def study_block(experiment: str, cfg) -> dict:
     """``study:`` of the experiment config: ``reuse`` (runs of another experiment of the same study
     this report also reads: ``{experiment, algorithms}``) and ``relabel`` (``[{where: {col: value},
     set: {col: value}}]`` applied to the loaded table, e.g. to show GRPO, which reads G only, as the
-    reference line of the local-signal comparison)."""
-    node = OmegaConf.select(sweep.compose_experiment(experiment), "study")
+    reference line of the local-signal comparison). ``cfg``: the experiment's composed config."""
+    node = OmegaConf.select(cfg, "study")
     block = OmegaConf.to_container(node, resolve=True) if node is not None else {}
     unknown = set(block) - {"reuse", "relabel"}
     if unknown:
@@ -262,7 +262,8 @@ def load_study_runs(sweep_dir: Path, block: dict, columns: list[str]):
 
 def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
     """Run directories -> figure + summary.json + summary.md in ``out_dir``."""
-    settings = plot_settings(experiment, sweep.compose_experiment(experiment))
+    cfg = sweep.compose_experiment(experiment)
+    settings = plot_settings(experiment, cfg)
     cols, baseline, metric, threshold = settings.columns, settings.baseline, settings.metric, settings.threshold
     previous = out_dir / "summary.json"
     first_command = None
@@ -270,7 +271,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         old = json.loads(previous.read_text()).get("meta", {})
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
-    reuse = study_block(experiment)
+    reuse = study_block(experiment, cfg)
     df, reused = load_study_runs(sweep_dir, reuse, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING])
     if df.empty:
         raise SystemExit(f"no runs with metrics below {sweep_dir}")
