@@ -7,6 +7,10 @@ runs it, in this process (the default: imports and the React check workers are p
 child process. Later overrides win, so a user's ``seed=0,1`` beats smoke mode's ``seed=0``. The
 launcher is whatever ``cluster=`` selects (basic, joblib, submitit Slurm): the multirun blocks until
 every job has finished either way.
+
+Private Hydra 1.3.8 name this module depends on (guarded by tests/unit/test_trl_surface.py):
+``hydra._internal.core_plugins.basic_sweeper.BasicSweeper.split_arguments(overrides, max_batch_size)``,
+which expands a sweep into jobs exactly as ``-m`` does (``expand_jobs``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ per optimizer step with SPEC's names, plus ``eval/<metric>`` keys on evaluation 
 holds the evaluation before training. ``time`` and ``step_seconds`` count training wall time
 only: held-out evaluation is timed separately (``eval_seconds``) and left out, so time-to-threshold
 compares algorithms, not evaluation schedules.
+
+Private TRL 1.16 / transformers 5.23 names this module depends on (guarded by
+tests/unit/test_trl_surface.py): the log keys in ``RENAME``, which GRPOTrainer writes into
+``self._metrics[mode][...]`` and transformers' Trainer into ``logs[...]``.
 """
 
 from __future__ import annotations

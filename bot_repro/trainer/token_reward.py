@@ -4,6 +4,10 @@ TRL calls reward functions with the local completions and their sampled ``comple
 expects one scalar per completion. We return the global score G (so TRL's own reward logging
 stays meaningful) and stash, for the trainer, the per-token local rewards S_t computed with the
 shared mapper from the same ids, plus the component breakdown for logging and saved rollouts.
+
+Private TRL 1.16 behaviour this module depends on (guarded by tests/unit/test_trl_surface.py):
+``GRPOTrainer._calculate_rewards`` adds the reward kwargs in ``_TRL_KWARGS`` beside the dataset
+columns; every other kwarg is taken for a dataset column.
 """
 
 from __future__ import annotations

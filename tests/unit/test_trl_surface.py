@@ -59,3 +59,51 @@ def test_docstring_lists_every_guarded_name():
     doc = bot_trainer.__doc__
     for name in ("_generate_and_score_completions", "_metrics", "_calculate_rewards", "_issue_warnings_after_load"):
         assert name in doc, name
+
+
+# ---- names outside bot_trainer.py (#24 item 8): each module's docstring lists its own ----------------
+
+
+def _trl_metric_keys() -> set[str]:
+    """Keys GRPOTrainer writes into ``self._metrics[mode][...]`` or transformers' Trainer into ``logs[...]``."""
+    trl_src = inspect.getsource(GRPOTrainer)
+    hf_src = inspect.getsource(Trainer)
+    keys = set(re.findall(r'_metrics\[mode\]\["([^"]+)"\]', trl_src))
+    keys |= set(re.findall(r'logs\["([^"]+)"\]', hf_src))
+    return keys
+
+
+def test_renamed_log_keys_are_still_logged():
+    from bot_repro.trainer.callbacks import RENAME
+
+    logged = _trl_metric_keys()
+    missing = sorted(k for k in RENAME if k not in logged)
+    assert not missing, f"TRL/transformers no longer log {missing}: callbacks.RENAME reads them"
+
+
+def test_reward_kwargs_added_by_trl_are_the_listed_ones():
+    from bot_repro.trainer.token_reward import _TRL_KWARGS
+
+    src = inspect.getsource(GRPOTrainer._calculate_rewards)
+    added = set(re.findall(r'(?<!\w)reward_kwargs\["([^"]+)"\]\s*=', src))
+    assert added == set(_TRL_KWARGS), f"TRL now adds reward kwargs {sorted(added)}; token_reward lists {sorted(_TRL_KWARGS)}"
+
+
+def test_basic_sweeper_split_arguments_expands_as_the_sweep_expects():
+    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    assert list(inspect.signature(BasicSweeper.split_arguments).parameters) == ["overrides", "max_batch_size"]
+    parsed = OverridesParser.create().parse_overrides(["seed=0,1", "algorithm=grpo,bot_grpo", "trainer.max_steps=2"])
+    batches = BasicSweeper.split_arguments(parsed, None)
+    assert len(batches) == 1 and len(batches[0]) == 4
+    assert ["seed=0", "algorithm=grpo", "trainer.max_steps=2"] in batches[0]
+
+
+def test_module_docstrings_list_their_private_names():
+    from bot_repro.figures import sweep
+    from bot_repro.trainer import callbacks, token_reward
+
+    assert "BasicSweeper.split_arguments" in sweep.__doc__
+    assert "_calculate_rewards" in token_reward.__doc__
+    assert "RENAME" in callbacks.__doc__ and "_metrics" in callbacks.__doc__
