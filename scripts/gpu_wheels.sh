@@ -2,7 +2,7 @@
 # Download, here (a machine with the package index), the wheels bench/gpu.py needs on the lent GPU
 # machine beyond what its image holds, into .whl/ (ignored by git; carried to the device).
 #
-# The image (/work/.library/device/KINDS.md) has Python 3.12, torch 2.11, accelerate 1.15.0 (our pin),
+# The lent machine's image (as its documentation lists it) has Python 3.12, torch 2.11, accelerate 1.15.0 (our pin),
 # transformers 5.17.0, tokenizers 0.23.2, huggingface_hub 1.33.0, numpy, pandas, pyarrow, scipy,
 # aiohttp, jinja2, pyyaml, xxhash, psutil, typer, regex, safetensors; it lacks TRL, datasets (and its
 # dill, multiprocess), Hydra, OmegaConf and the ANTLR runtime. We also carry our exact pins of
