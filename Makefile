@@ -9,7 +9,7 @@ CLUSTER ?= local
 RESOURCES ?=
 export PYTHONUNBUFFERED := 1
 # pip's output cut to a line per package and per large download (pipefail keeps pip's exit status)
-PIP_PROGRESS := | awk -f scripts/pip_progress.awk
+PIP_PROGRESS := | bash scripts/pip_progress.sh
 # a bare `make` prints the targets instead of installing
 .DEFAULT_GOAL := help
 
