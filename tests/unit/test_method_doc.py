@@ -1,4 +1,4 @@
-"""docs/method.md matches the code: its sections keep SPEC's numbering (1-7, cited as "docs/method.md §N"),
+"""docs/method.md matches the code: its sections keep the numbering 1-7 that the code cites ("docs/method.md §N"),
 every repository path it names exists, and the estimator table's defaults are the registry's."""
 
 from __future__ import annotations
