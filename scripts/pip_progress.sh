@@ -9,7 +9,7 @@ while IFS= read -r line; do
     "Processing "*) read -r _ what _ <<< "$line"; echo "  processing ${what##*/}" ;;
     *"Downloading "*" MB)") echo "    ${line#"${line%%[! ]*}"}" ;;
     "Installing collected packages: "*)
-      list=${line#*: }; commas=${list//[^,]/}; echo "  installing $(( ${#commas} + 1 )) packages" ;;
+      list=${line#*: }; commas=${list//[^,]/}; echo "  installing $(( ${#commas} + 1 )) packages (pip prints nothing more until all are in)" ;;
     "Successfully installed "*) read -r -a words <<< "$line"; echo "  installed $(( ${#words[@]} - 2 )) packages" ;;
   esac
 done
