@@ -8,19 +8,34 @@ TORCH_VERSION ?= 2.13.0
 CLUSTER ?= local
 RESOURCES ?=
 export PYTHONUNBUFFERED := 1
+# pip's output cut to a line per package and per large download (pipefail keeps pip's exit status)
+PIP_PROGRESS := | bash scripts/pip_progress.sh
+# a bare `make` prints the targets instead of installing
+.DEFAULT_GOAL := help
 
-.PHONY: install install-python install-react test test-fast lint bench demo study figures clean-runs
+.PHONY: help install install-python install-react test test-fast lint bench demo study figures clean-runs
 
+# `## text` on the line above a rule is its line in `make help` (targets in any included Makefile
+# appear by themselves; `%` in a pattern rule is shown as N).
+## list the targets, one line each (the default goal)
+help:
+	@awk '/^## /{d=substr($$0,4);next} /^[A-Za-z0-9%._-]+:([^=]|$$)/&&d!=""{t=$$0;sub(/:.*/,"",t);gsub(/%/,"N",t);printf "  %-24s %s\n",t,d} {d=""}' $(MAKEFILE_LIST)
+
+## install everything: .venv (torch, the package, dev tools), Chromium and the js/ toolchain
 install: install-python install-react
 
+## install .venv only: torch first (CPU build without an NVIDIA driver), then bot_repro[train,dev]
 install-python: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
+	@echo "install-python 1/3: $(VENV) and pip"
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	# torch first, so nothing below pulls another build: the CPU build on a machine without an
 	# NVIDIA driver, TORCH_INDEX_URL=<index> to choose (scripts/install_torch.sh).
+	@echo "install-python 2/3: torch $(TORCH_VERSION)"
 	bash scripts/install_torch.sh $(TORCH_VERSION) $(PIP)
-	$(PIP) install -q -e ".[train,dev]"
+	@echo "install-python 3/3: bot_repro[train,dev] and its dependencies"
+	set -o pipefail; $(PIP) install -e ".[train,dev]" $(PIP_PROGRESS)
 	touch $@
 
 # verl (README "BoT-GRPO on verl"): its own venv, since verl pins transformers <5.11 and TRL 1.16 needs 5.23.
@@ -28,29 +43,38 @@ $(VENV)/.installed: pyproject.toml
 # bot_repro without the TRL/Hydra extra.
 VERL_VENV ?= .venv-verl
 .PHONY: install-verl
+## install .venv-verl: torch, verl[verl-core]==0.9.1 and bot_repro[verl] (README "BoT-GRPO on verl")
 install-verl: $(VERL_VENV)/.installed
 $(VERL_VENV)/.installed: pyproject.toml
+	@echo "install-verl 1/3: $(VERL_VENV) and pip"
 	test -x $(VERL_VENV)/bin/python || python3 -m venv $(VERL_VENV)
 	$(VERL_VENV)/bin/pip install -q --upgrade pip
+	@echo "install-verl 2/3: torch $(TORCH_VERSION)"
 	bash scripts/install_torch.sh $(TORCH_VERSION) $(VERL_VENV)/bin/pip
-	$(VERL_VENV)/bin/pip install -q -e ".[verl]"
+	@echo "install-verl 3/3: bot_repro[verl] (verl 0.9.1 and its stack)"
+	set -o pipefail; $(VERL_VENV)/bin/pip install -e ".[verl]" $(PIP_PROGRESS)
 	touch $@
 
+## install Debian's Chromium (needs root or sudo once) and js/ from its lockfile (npm ci)
 install-react:
 	bash scripts/install_react_deps.sh
 
 # The test command README.md and .ci/run use (about 15-20 minutes on 2 cores; test-fast: about 2).
 PYTEST_FLAGS := -q -o console_output_style=count
+## install what is missing, then run the whole suite (~15-20 min on 2 cores)
 test: install
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
 
+## unit and config tests only, no slow ones (~2 min)
 test-fast: install-python
 	$(PY) -m pytest $(PYTEST_FLAGS) -m "not slow" tests/unit tests/config
 
+## ruff over bot_repro, tests and bench
 lint:
 	$(VENV)/bin/ruff check bot_repro tests bench
 
 # Speed is measured here, never asserted in tests: each bench writes results/bench/<name>.json.
+## speed measurements -> results/bench/*.json
 bench:
 	mkdir -p results/bench
 	$(PY) -m bench.core results/bench/core.json
@@ -60,28 +84,33 @@ bench:
 
 # GPU check (bench/README.md): on one GPU -> results/bench/gpu.json; `ARGS=--dry-run` runs it tiny on CPU.
 .PHONY: bench-gpu
+## GPU check on one GPU -> results/bench/gpu.json (ARGS=--dry-run: tiny, on CPU)
 bench-gpu:
 	mkdir -p results/bench
 	$(PY) -m bench.gpu $(ARGS)
 
 # The CPU study (README): demo = GRPO, BoT-GRPO, PURE x 3 seeds (<= 20 min on 2 cores, install included);
 # study = 4 experiments x 5 seeds, about an hour (runs/<experiment>/<stamp>/report).
+## the CPU demo: GRPO, BoT-GRPO, PURE x 3 seeds on the mini task (~14 min) -> runs/mini_demo/
 demo: install-python
 	$(PY) -m bot_repro.study demo $(ARGS)
 
+## the CPU study: 4 experiments x 5 seeds (about an hour) -> runs/<experiment>/
 study: install-python
 	$(PY) -m bot_repro.study study $(ARGS)
 
 # demo/study write under runs/ and compare with results/; this copies a report into results/mini/
 # (REPORT=runs/mini_demo/<stamp>/report, default the newest demo report). Commit it afterwards.
 .PHONY: demo-publish study-publish
+## copy a demo report (REPORT=..., default the newest) into results/mini/
 demo-publish:
 	$(PY) -m bot_repro.study publish $(or $(REPORT),latest)
 
-# the newest report of each `make study` experiment -> results/mini_study/<experiment>/
+## copy the newest report of each study experiment into results/mini_study/<experiment>/
 study-publish:
 	$(PY) -m bot_repro.study publish latest-study
 
+## delete runs/smoke
 clean-runs:
 	rm -rf runs/smoke
 

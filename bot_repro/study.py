@@ -312,13 +312,17 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bot_repro.study", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m bot_repro.study", description=__doc__.split("\n\n")[0],
+        usage="%(prog)s {demo,study,analyse,publish} [options] [override ...]  (Hydra overrides are optional)")
     ap.add_argument("command", choices=["demo", "study", "analyse", "publish"])
     ap.add_argument("--experiment", help="analyse: which experiment's grouping to use")
     ap.add_argument("--sweep-dir", type=Path, help="analyse: the sweep directory")
     ap.add_argument("--out", type=Path, help="demo/study/analyse: report directory (default runs/<experiment>/<stamp>/report)")
     ap.add_argument("--to", type=Path, help="publish: destination (default the experiment's committed folder)")
-    ap.add_argument("overrides", nargs="*", help="extra Hydra overrides passed to every run; publish: the report "
+    # default=[]: without it argparse counts a '*' positional as required in its error message
+    ap.add_argument("overrides", nargs="*", default=[], metavar="override",
+                    help="optional Hydra overrides (key=value, e.g. trainer.max_steps=10) passed to every run; publish: the report "
                     "directory, 'latest' (the newest demo report) or 'latest-study' (the newest report of every study experiment)")
     args = ap.parse_intermixed_args(argv)
     command = "python -m bot_repro.study " + " ".join(argv if argv is not None else sys.argv[1:])
