@@ -75,7 +75,7 @@ class AlgorithmCfg:
     name: str
     options: dict[str, Any] = field(default_factory=dict)  # advantage-estimator switches (SPEC §2)
     trl: dict[str, Any] = field(default_factory=dict)  # GRPOConfig fields: loss side (clip, ratio level, ...)
-    dynamic_sampling: dict[str, Any] = field(default_factory=lambda: {"enabled": False, "max_rounds": 3})
+    dynamic_sampling: dict[str, Any] = field(default_factory=lambda: dataclasses.asdict(DynamicSamplingSchema()))
 
 
 @dataclass

@@ -158,3 +158,15 @@ def test_validate_is_the_one_door_and_typed():
     assert type(stack) is StackConfig
     assert (stack.model, stack.task, stack.reward, stack.judge, stack.seed) == (
         cfg.model, cfg.task, cfg.reward, cfg.judge, cfg.seed)
+
+
+def test_study_prepare_goes_through_the_door(tmp_path, monkeypatch):
+    """study.prepare once validated without the smoke blocks, so under debug=smoke it warm-started a
+    policy that the smoke runs (task.smoke: warm_start false) never used."""
+    from bot_repro.figures.sweep import compose_experiment
+    from bot_repro.study import prepare
+
+    monkeypatch.setenv("BOT_REPRO_CACHE", str(tmp_path))
+    info = prepare(compose_experiment("mini_demo", ["debug=smoke"]))
+    assert info["warm_start_steps"] is None and info["policy_hash"]
+    assert not (tmp_path / "warm").exists()
