@@ -12,6 +12,7 @@ unknown names and batch sizes that do not divide, all before any folder, model o
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -38,9 +39,13 @@ from bot_repro.tasks import TASKS
 
 # Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
 # folder of its own, so the original is never overwritten (conf/train.yaml: hydra.output_subdir).
+# Hydra resolves output_subdir anew on each read, so the stamp is fixed once per process: the folder
+# Hydra writes and the one a refused attempt removes (train.main) are the same even when a second
+# passes between the two reads.
+_attempt_stamp = functools.cache(lambda: time.strftime("%Y%m%d-%H%M%S"))
 OmegaConf.register_new_resolver(
     "bot_repro_config_subdir",
-    lambda resume: f".hydra/resume-{time.strftime('%Y%m%d-%H%M%S')}" if resume else ".hydra",
+    lambda resume: f".hydra/resume-{_attempt_stamp()}" if resume else ".hydra",
     replace=True,
 )
 
