@@ -184,12 +184,10 @@ def compose(overrides_: list[str]):
 
 def build_ours(cfg, run_dir: Path):
     """Our trainer exactly as ``bot_repro.train.run`` builds it (without the run record)."""
-    from bot_repro.config import apply_smoke, validate
+    from bot_repro.config import validate
     from bot_repro.trainer.build import build_trainer
 
-    cfg = apply_smoke(cfg)
-    sections = validate(cfg)
-    return build_trainer(sections, run_dir, time.time())[0]
+    return build_trainer(validate(cfg), run_dir, time.time())[0]
 
 
 @dataclass

@@ -1,14 +1,18 @@
-"""Schemas of the composed training config and its validation.
+"""Schemas of the composed training config and the door through which every caller reads it.
 
-Hydra already rejects command-line overrides of keys that do not exist; this module also
-rejects misspelt keys inside YAML files and impossible settings (unknown names, batch sizes that
-do not divide), all before any model or data set is loaded. Task, reward-source and judge
-``params`` are validated by their own plugins.
+``validate`` (a TRL training run -> ``RunConfig``) and ``validate_stack`` (the reward stack alone ->
+``StackConfig``, for verl's reward workers) merge the ``smoke`` blocks and check every section: Hydra
+already rejects command-line overrides of keys that do not exist; these reject misspelt keys inside
+YAML files, values of the wrong type or out of range (naming the key, the value and what is allowed),
+unknown names and batch sizes that do not divide, all before any folder, model or data set. Task
+``params`` are checked by the task's own factory (called once here); reward-source and judge
+``params`` by their own plugins.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -18,17 +22,30 @@ from omegaconf import DictConfig, OmegaConf, open_dict
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.registry import validate_options
-from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.judges.options import parse_options
+from bot_repro.config_errors import (
+    NON_NEGATIVE,
+    POSITIVE,
+    ConfigError,
+    Rule,
+    build_options,
+    check_value,
+    checked,
+    one_of,
+)
+from bot_repro.judges.options import JudgeOptions, parse_options
 from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES
 from bot_repro.tasks import TASKS
 
 # Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
 # folder of its own, so the original is never overwritten (conf/train.yaml: hydra.output_subdir).
+# Hydra resolves output_subdir anew on each read, so the stamp is fixed once per process: the folder
+# Hydra writes and the one a refused attempt removes (train.main) are the same even when a second
+# passes between the two reads.
+_attempt_stamp = functools.cache(lambda: time.strftime("%Y%m%d-%H%M%S"))
 OmegaConf.register_new_resolver(
     "bot_repro_config_subdir",
-    lambda resume: f".hydra/resume-{time.strftime('%Y%m%d-%H%M%S')}" if resume else ".hydra",
+    lambda resume: f".hydra/resume-{_attempt_stamp()}" if resume else ".hydra",
     replace=True,
 )
 
@@ -36,6 +53,12 @@ TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",
     "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "plot", "study",
 }  # fmt: skip
+# top-level scalars (their defaults live in conf/train.yaml) and what they accept
+TOP_LEVEL_TYPES: dict[str, tuple[Any, Rule | None]] = {
+    "seed": (int, NON_NEGATIVE), "resume": (bool, None), "resume_allow_changes": (bool, None),
+    "smoke": (bool, None), "experiment_name": (str, None),
+}  # fmt: skip
+IN_0_1 = Rule("in (0, 1]", lambda v: 0 < v <= 1)
 
 
 @dataclass
@@ -45,7 +68,7 @@ class ModelCfg:
     id: str | None = None  # what debug=smoke names its tiny stand-in after (tiny_<id>)
     hub_id: str | None = None  # None: a tiny model built in-process
     tiny: dict[str, Any] | None = None  # build_tiny kwargs (hidden_size, num_layers, vocab_size)
-    dtype: str = "float32"
+    dtype: str = checked("float32", one_of("float32", "float16", "bfloat16"))
     chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
     trust_remote_code: bool = False
     attn_implementation: str | None = None
@@ -57,7 +80,13 @@ class AlgorithmCfg:
     name: str
     options: dict[str, Any] = field(default_factory=dict)  # advantage-estimator switches (SPEC §2)
     trl: dict[str, Any] = field(default_factory=dict)  # GRPOConfig fields: loss side (clip, ratio level, ...)
-    dynamic_sampling: dict[str, Any] = field(default_factory=lambda: {"enabled": False, "max_rounds": 3})
+    dynamic_sampling: dict[str, Any] = field(default_factory=lambda: dataclasses.asdict(DynamicSamplingSchema()))
+
+
+@dataclass
+class DynamicSamplingSchema:
+    enabled: bool = False
+    max_rounds: int = checked(3, POSITIVE)
 
 
 @dataclass
@@ -69,20 +98,114 @@ class TaskCfg:
 
 @dataclass
 class RewardCfg:
+    """The reward stack: the one home of its weights and window (r_t = w_g G + w_s S_t, SPEC §3) on
+    the TRL path, on verl and in every reward source (they get this section, ``build_task``)."""
+
     source: str
-    w_g: float = 1.0
-    w_s: float = 1.0
-    window: int = 3
+    w_g: float = checked(1.0, NON_NEGATIVE)
+    w_s: float = checked(1.0, NON_NEGATIVE)
+    window: int = checked(3, NON_NEGATIVE)  # neighbours each side a line/step score spreads to
     params: dict[str, Any] = field(default_factory=dict)
     smoke: dict[str, Any] = field(default_factory=dict)  # reward keys merged in by debug=smoke
 
 
-def apply_smoke(cfg: DictConfig) -> DictConfig:
+@dataclass
+class EvalCfg:
+    every: int = checked(10, NON_NEGATIVE)  # evaluate every N optimizer steps (and before training and at the end); 0: never
+    n_samples: int = checked(8, POSITIVE)  # rollouts per held-out prompt
+    max_prompts: int | None = checked(None, POSITIVE)  # cap on held-out prompts per evaluation (None: all)
+    temperature: float = checked(1.0, POSITIVE)
+    max_new_tokens: int | None = checked(None, POSITIVE)  # None: trainer.max_completion_length
+    batch_size: int = checked(64, POSITIVE)  # sequences per generate() call
+
+
+@dataclass
+class TrainerCfg:
+    num_generations: int = checked(8, Rule(">= 2 (group-relative advantages need at least 2 rollouts per prompt)",
+                                           lambda v: v >= 2))  # K rollouts per prompt (paper: 8)
+    prompts_per_step: int = checked(8, POSITIVE)  # prompts per optimizer step (paper: 8 -> 64 generations)
+    max_steps: int = checked(200, POSITIVE)
+    learning_rate: float = checked(1e-6, POSITIVE)
+    lr_scheduler_type: str = "constant"  # one of transformers' SchedulerType (checked in validate)
+    warmup_steps: int = checked(0, NON_NEGATIVE)
+    weight_decay: float = checked(0.0, NON_NEGATIVE)
+    max_grad_norm: float = checked(1.0, NON_NEGATIVE)
+    max_completion_length: int = checked(2048, POSITIVE)
+    temperature: float = checked(1.0, POSITIVE)
+    top_p: float = checked(1.0, IN_0_1)
+    per_device_train_batch_size: int | None = checked(None, POSITIVE)  # None: the whole step's rollouts at once
+    gradient_accumulation_steps: int = checked(1, POSITIVE)
+    num_iterations: int = checked(1, POSITIVE)
+    beta: float = checked(0.0, NON_NEGATIVE)  # KL coefficient (paper default 0)
+    save_steps: int = checked(25, POSITIVE)
+    save_total_limit: int | None = checked(2, POSITIVE)
+    rollouts_per_step: int = checked(8, NON_NEGATIVE)  # rollouts saved per step for inspection
+    extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field
+    eval: EvalCfg = field(default_factory=EvalCfg)
+
+
+@dataclass
+class LoggerCfg:
+    wandb_mode: str = checked("offline", one_of("offline", "online", "disabled"))  # metrics.jsonl is always written
+    wandb_project: str = "bot_repro"
+    wandb_entity: str | None = None
+    progress_bar: bool = True
+
+
+@dataclass
+class ResourcesCfg:
+    name: str
+    device: str = checked("cpu", one_of("cpu", "cuda"))
+    gpus: int = checked(0, NON_NEGATIVE)
+    cpus: int = checked(2, POSITIVE)
+    mem_gb: int = checked(16, POSITIVE)
+    bf16: bool = False
+    gradient_checkpointing: bool = False
+    use_vllm: bool = False
+    vllm_mode: str = checked("colocate", one_of("colocate", "server"))
+    vllm_gpu_memory_utilization: float = checked(0.3, IN_0_1)
+    timeout_min: int = checked(60, POSITIVE)
+    setup: list[str] = field(default_factory=list)  # shell lines run before a Slurm job
+    torch_threads: int | None = checked(None, POSITIVE)  # intra-op CPU threads per run (None: torch's default); 1 for parallel sweeps
+
+
+@dataclass(frozen=True)
+class StackConfig:
+    """What scores a rollout: the task, its reward stack, the model (family, tokenizer), the judge and
+    the seed. ``validate_stack`` returns it (verl's reward workers need no more); ``build_task`` reads it."""
+
+    model: ModelCfg
+    task: TaskCfg
+    reward: RewardCfg
+    judge: JudgeOptions | None
+    seed: int
+
+
+@dataclass(frozen=True)
+class RunConfig(StackConfig):
+    """A whole TRL training run, checked: what ``validate`` returns and the run builder reads.
+
+    ``batch``: (per_device_train_batch_size, gradient_accumulation_steps) for ``training_processes``;
+    ``composed``: the resolved config as a plain dict (smoke blocks merged), mirrored to wandb."""
+
+    algorithm: AlgorithmCfg
+    trainer: TrainerCfg
+    logger: LoggerCfg
+    resources: ResourcesCfg
+    batch: tuple[int, int]
+    composed: dict[str, Any]
+
+    def advantage_options(self) -> dict[str, Any]:
+        """Estimator options: the algorithm's switches plus the reward's weights w_g, w_s."""
+        return {**self.algorithm.options, "w_g": float(self.reward.w_g), "w_s": float(self.reward.w_s)}
+
+
+def _apply_smoke(cfg: DictConfig) -> DictConfig:
     """With ``smoke=true`` (set by debug=smoke) merge each task's and reward's own ``smoke`` block.
 
     A task knows how to shrink itself (a shipped toy data set, no warm start); a reward knows how
     to run offline (a rule-based step source instead of a judge). ``debug/smoke.yaml`` cannot say
-    that for every task, so the task and reward configs do.
+    that for every task, so the task and reward configs do. Only the doors below call it.
     """
     if not cfg.get("smoke"):
         return cfg
@@ -96,65 +219,6 @@ def apply_smoke(cfg: DictConfig) -> DictConfig:
     return cfg
 
 
-@dataclass
-class EvalCfg:
-    every: int = 10  # evaluate every N optimizer steps (and before training and at the end); 0: never
-    n_samples: int = 8  # rollouts per held-out prompt
-    max_prompts: int | None = None  # cap on held-out prompts per evaluation (None: all)
-    temperature: float = 1.0
-    max_new_tokens: int | None = None  # None: trainer.max_completion_length
-    batch_size: int = 64  # sequences per generate() call
-
-
-@dataclass
-class TrainerCfg:
-    num_generations: int = 8  # K rollouts per prompt (paper: 8)
-    prompts_per_step: int = 8  # prompts per optimizer step (paper: 8 -> 64 generations)
-    max_steps: int = 200
-    learning_rate: float = 1e-6
-    lr_scheduler_type: str = "constant"
-    warmup_steps: int = 0
-    weight_decay: float = 0.0
-    max_grad_norm: float = 1.0
-    max_completion_length: int = 2048
-    temperature: float = 1.0
-    top_p: float = 1.0
-    per_device_train_batch_size: int | None = None  # None: the whole step's rollouts in one micro-batch
-    gradient_accumulation_steps: int = 1
-    num_iterations: int = 1
-    beta: float = 0.0  # KL coefficient (paper default 0)
-    save_steps: int = 25
-    save_total_limit: int | None = 2
-    rollouts_per_step: int = 8  # rollouts saved per step for inspection
-    extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field
-    eval: dict[str, Any] = field(default_factory=dict)  # EvalCfg
-
-
-@dataclass
-class LoggerCfg:
-    wandb_mode: str = "offline"  # offline | online | disabled; metrics.jsonl is always written
-    wandb_project: str = "bot_repro"
-    wandb_entity: str | None = None
-    progress_bar: bool = True
-
-
-@dataclass
-class ResourcesCfg:
-    name: str
-    device: str = "cpu"  # cpu | cuda
-    gpus: int = 0
-    cpus: int = 2
-    mem_gb: int = 16
-    bf16: bool = False
-    gradient_checkpointing: bool = False
-    use_vllm: bool = False
-    vllm_mode: str = "colocate"  # colocate | server
-    vllm_gpu_memory_utilization: float = 0.3
-    timeout_min: int = 60
-    setup: list[str] = field(default_factory=list)  # shell lines run before a Slurm job
-    torch_threads: int | None = None  # intra-op CPU threads per run (None: torch's default); 1 for parallel sweeps
-
-
 def _section(cfg: DictConfig, key: str) -> dict[str, Any]:
     node = cfg.get(key)
     if node is None:
@@ -162,47 +226,64 @@ def _section(cfg: DictConfig, key: str) -> dict[str, Any]:
     return OmegaConf.to_container(node, resolve=True)  # type: ignore[return-value]
 
 
-def validate(cfg: DictConfig) -> dict[str, Any]:
-    """Check the composed config; return everything the run builder reads, typed.
+def validate_stack(cfg: DictConfig) -> StackConfig:
+    """Check the reward-stack part of a composed config (``smoke`` blocks merged here); return it typed.
 
-    Sections: model, algorithm, task, reward, trainer, eval, logger, resources (dataclasses above),
-    judge (``JudgeOptions`` or None), seed, batch ((per_device_train_batch_size,
-    gradient_accumulation_steps) for ``training_processes``), composed (the resolved config as a
-    plain dict, mirrored to wandb). Raises ConfigError naming the problem.
+    Checks names, keys, types and ranges of model, task, reward, judge and seed, and builds the task
+    once so that its own ``params`` are checked too (cheap: rows are not read). Needs neither TRL
+    nor Hydra's app (verl's reward workers call it). Raises ConfigError naming the problem.
     """
+    return _check_stack(_apply_smoke(cfg))
+
+
+def _check_stack(cfg: DictConfig) -> StackConfig:
     load_plugins()
     unknown = sorted(set(cfg.keys()) - TOP_LEVEL)
     if unknown:
         raise ConfigError(f"unknown top-level key(s) {unknown}; allowed: {', '.join(sorted(TOP_LEVEL))}")
-    out: dict[str, Any] = {
-        "model": build_options(ModelCfg, _section(cfg, "model"), "model"),
-        "algorithm": build_options(AlgorithmCfg, _section(cfg, "algorithm"), "algorithm"),
-        "task": build_options(TaskCfg, _section(cfg, "task"), "task"),
-        "reward": build_options(RewardCfg, _section(cfg, "reward"), "reward"),
-        "trainer": build_options(TrainerCfg, _section(cfg, "trainer"), "trainer"),
-        "logger": build_options(LoggerCfg, _section(cfg, "logger"), "logger"),
-        "resources": build_options(ResourcesCfg, _section(cfg, "resources"), "resources"),
-    }
-    out["eval"] = build_options(EvalCfg, out["trainer"].eval, "trainer.eval")
-    algo, tr = out["algorithm"], out["trainer"]
+    for key, (hint, rule) in TOP_LEVEL_TYPES.items():
+        if key in cfg:
+            check_value(cfg.get(key), hint, key, rule)
+    model = build_options(ModelCfg, _section(cfg, "model"), "model")
+    task = build_options(TaskCfg, _section(cfg, "task"), "task")
+    reward = build_options(RewardCfg, _section(cfg, "reward"), "reward")
+    REWARD_SOURCES[reward.source]
+    TASKS[task.name](dict(task.params), dataclasses.asdict(model))
+    return StackConfig(model=model, task=task, reward=reward, judge=parse_options(_section(cfg, "judge")),
+                       seed=int(cfg.get("seed", 0)))
+
+
+def validate(cfg: DictConfig) -> RunConfig:
+    """Check the composed config of a training run; return everything the run builder reads, typed.
+
+    The one door from a composed config to a run: ``smoke`` blocks are merged here, then every
+    section is checked (names, keys, types, ranges, batch sizes) before any folder, model or warm
+    start. Raises ConfigError naming the bad key, its value and what is allowed.
+    """
+    cfg = _apply_smoke(cfg)
+    stack = _check_stack(cfg)
+    algo = build_options(AlgorithmCfg, _section(cfg, "algorithm"), "algorithm")
+    tr = build_options(TrainerCfg, _section(cfg, "trainer"), "trainer")
+    res = build_options(ResourcesCfg, _section(cfg, "resources"), "resources")
     ADVANTAGES[algo.name]
-    TASKS[out["task"].name]
-    REWARD_SOURCES[out["reward"].source]
-    validate_options(algo.name, advantage_options(out))
-    build_options(DynamicSamplingSchema, algo.dynamic_sampling, "algorithm.dynamic_sampling")
-    _check_trl_fields({**algo.trl, **tr.extra})
-    if out["logger"].wandb_mode not in ("offline", "online", "disabled"):
-        raise ConfigError(f"logger.wandb_mode={out['logger'].wandb_mode!r}; allowed: offline, online, disabled")
-    if tr.num_generations < 2:
+    twice = sorted(set(algo.options) & {"w_g", "w_s"})
+    if twice:
+        key = twice[0]
         raise ConfigError(
-            f"trainer.num_generations={tr.num_generations}: group-relative advantages need at least 2 "
-            "rollouts per prompt"
+            f"{key} is set twice: algorithm.options.{key}={algo.options[key]!r} and reward.{key}="
+            f"{getattr(stack.reward, key)!r}; the reward stack is its one home: set reward.{key} and drop "
+            f"algorithm.options.{key}"
         )
-    out["judge"] = parse_options(_section(cfg, "judge"))
-    out["seed"] = int(cfg.get("seed", 0))
-    out["batch"] = check_batch(tr, world_size=training_processes(out["resources"]))
-    out["composed"] = OmegaConf.to_container(cfg, resolve=True)
-    return out
+    build_options(DynamicSamplingSchema, algo.dynamic_sampling, "algorithm.dynamic_sampling")
+    _check_trl_fields({**algo.trl, **tr.extra}, tr.lr_scheduler_type)
+    run = RunConfig(
+        **{f.name: getattr(stack, f.name) for f in dataclasses.fields(StackConfig)},
+        algorithm=algo, trainer=tr, logger=build_options(LoggerCfg, _section(cfg, "logger"), "logger"),
+        resources=res, batch=check_batch(tr, world_size=training_processes(res)),
+        composed=OmegaConf.to_container(cfg, resolve=True),  # type: ignore[arg-type]
+    )
+    validate_options(algo.name, run.advantage_options())
+    return run
 
 
 def training_processes(res: ResourcesCfg) -> int:
@@ -213,20 +294,6 @@ def training_processes(res: ResourcesCfg) -> int:
     if res.device != "cuda":
         return 1
     return max(1, res.gpus - (1 if res.use_vllm and res.vllm_mode == "server" else 0))
-
-
-@dataclass
-class DynamicSamplingSchema:
-    enabled: bool = False
-    max_rounds: int = 3
-
-
-def advantage_options(sections: dict[str, Any]) -> dict[str, Any]:
-    """Estimator options: the algorithm's switches plus the reward's weights w_g, w_s."""
-    opts = dict(sections["algorithm"].options)
-    opts.setdefault("w_g", float(sections["reward"].w_g))
-    opts.setdefault("w_s", float(sections["reward"].w_s))
-    return opts
 
 
 def check_batch(tr: TrainerCfg, world_size: int = 1) -> tuple[int, int]:
@@ -247,7 +314,10 @@ def check_batch(tr: TrainerCfg, world_size: int = 1) -> tuple[int, int]:
     return per_device, tr.gradient_accumulation_steps
 
 
-def _check_trl_fields(fields: dict[str, Any]) -> None:
+def _check_trl_fields(fields: dict[str, Any], lr_scheduler_type: str) -> None:
+    """GRPOConfig field names in algorithm.trl / trainer.extra, and the scheduler name (TRL only: the
+    imports stay here so that ``validate_stack`` runs without TRL)."""
+    from transformers import SchedulerType
     from trl import GRPOConfig
 
     allowed = {f.name for f in dataclasses.fields(GRPOConfig)}
@@ -257,6 +327,7 @@ def _check_trl_fields(fields: dict[str, Any]) -> None:
             f"unknown GRPOConfig field(s) {bad} in algorithm.trl / trainer.extra; see trl.GRPOConfig "
             f"(TRL 1.16) for the {len(allowed)} valid fields"
         )
+    check_value(lr_scheduler_type, str, "trainer.lr_scheduler_type", one_of(*(s.value for s in SchedulerType)))
 
 
 def check_device(resources: str, device: str, hub_id: str | None, resources_explicit: bool,

@@ -72,9 +72,9 @@ def prepare(cfg, progress=None) -> dict:
     cfg = cfg.copy()
     with open_dict(cfg):
         del cfg["hydra"]
-    sec = validate(cfg)
-    task, _ = build_task(sec, with_reward=False)
-    path = Path(resolve_model_path(sec, task, sec["seed"], progress))
+    run_cfg = validate(cfg)
+    task, _ = build_task(run_cfg, with_reward=False)
+    path = Path(resolve_model_path(run_cfg, task, run_cfg.seed, progress))
     info = {"model_path": str(path), "policy_hash": None, "warm_start_steps": None, "warm_start_sampled_success": None}
     ws_file = path / "warm_start.json"
     ws = json.loads(ws_file.read_text()) if ws_file.exists() else {}

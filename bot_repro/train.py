@@ -16,7 +16,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from bot_repro.config import apply_smoke, check_device, validate
+from bot_repro.config import check_device, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges import preflight
 from bot_repro.registry import UnknownNameError
@@ -30,33 +30,31 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path
     ``resources_explicit``: the user chose ``resources=`` (so a hub model on the CPU preset is
     what they asked for); the CLI passes whether the override was given.
     """
-    composed = cfg  # as Hydra saved it in .hydra/config.yaml, before the smoke blocks are merged
-    cfg = apply_smoke(cfg)
-    sections = validate(cfg)  # before anything expensive, and before any folder exists
-    res = sections["resources"]
-    check_device(res.name, res.device, sections["model"].hub_id, resources_explicit)
-    if sections["judge"] is not None:
-        preflight(sections["judge"])  # a missing API key is a config error, not a half-made run
+    run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
+    res = run_cfg.resources
+    check_device(res.name, res.device, run_cfg.model.hub_id, resources_explicit)
+    if run_cfg.judge is not None:
+        preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
     if cfg.resume:
-        check_resume_config(run_dir, composed)
+        check_resume_config(run_dir, cfg)
     elif (run_dir / "metrics.jsonl").is_file() and (run_dir / "metrics.jsonl").stat().st_size > 0:
         raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
     run_dir.mkdir(parents=True, exist_ok=True)
     saved = run_dir / ".hydra" / "config.yaml"
     if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
         saved.parent.mkdir(exist_ok=True)
-        OmegaConf.save(composed, saved)
+        OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
     print(f"run directory: {run_dir}", flush=True)
     state = ResumeState(run_dir, resume=bool(cfg.resume))
-    if state.checkpoint is not None and state.step >= sections["trainer"].max_steps:
-        print(f"run directory: {run_dir} already has {state.step} of {sections['trainer'].max_steps} steps; "
+    if state.checkpoint is not None and state.step >= run_cfg.trainer.max_steps:
+        print(f"run directory: {run_dir} already has {state.step} of {run_cfg.trainer.max_steps} steps; "
               "nothing to resume (raise trainer.max_steps with resume_allow_changes=true to train on)", flush=True)
         return run_dir
-    record = RunRecord(run_dir, sections["seed"], resumed_from=str(state.checkpoint) if state.checkpoint else None)
+    record = RunRecord(run_dir, run_cfg.seed, resumed_from=str(state.checkpoint) if state.checkpoint else None)
     judge = None
     try:
         with on_termination():
-            trainer, metrics, judge = build_trainer(sections, run_dir, time.time())
+            trainer, metrics, judge = build_trainer(run_cfg, run_dir, time.time())
             state.attach(trainer, metrics)
             trainer.train(resume_from_checkpoint=str(state.checkpoint) if state.checkpoint else None)
     except BaseException as exc:

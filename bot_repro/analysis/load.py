@@ -159,6 +159,11 @@ def read_config(run_dir: str | Path) -> dict[str, Any] | None:
         if isinstance(value, DictConfig | ListConfig):
             value = OmegaConf.to_container(value, resolve=False)
         flat[key] = _scalar(value)
+    for weight in ("w_g", "w_s"):
+        # runs made before validation refused it (issue #24): the TRL trainer let algorithm.options.<w>
+        # override reward.<w>, so such a run trained with the former; label it by that
+        if flat.get(f"algorithm.options.{weight}") is not None:
+            flat[f"reward.{weight}"] = flat[f"algorithm.options.{weight}"]
     return flat
 
 

@@ -58,7 +58,7 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from bot_repro.config import apply_smoke, validate
+    from bot_repro.config import validate
     from bot_repro.tasks.base import build_task
     from bot_repro.trainer.callbacks import generate
 
@@ -68,22 +68,21 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
         cfg = OmegaConf.merge(cfg, OmegaConf.from_dotlist(list(overrides)))
     except Exception as exc:  # omegaconf raises several types for a malformed dotlist
         raise ConfigError(f"bad override(s) {list(overrides)}: {exc}") from exc
-    cfg = apply_smoke(cfg)
-    sections = validate(cfg)
-    task, _ = build_task(sections, with_reward=False)
+    run_cfg = validate(cfg)
+    task, _ = build_task(run_cfg, with_reward=False)
     _, test_rows = task.datasets()
-    ev = sections["eval"]
+    ev = run_cfg.trainer.eval
     rows = test_rows[: ev.max_prompts] if ev.max_prompts else test_rows
     if not rows:
         raise ConfigError(f"the task of {run_dir} has no held-out rows")
     torch.manual_seed(int(cfg.seed))
-    device = "cuda" if sections["resources"].device == "cuda" and torch.cuda.is_available() else "cpu"
+    device = "cuda" if run_cfg.resources.device == "cuda" and torch.cuda.is_available() else "cpu"
     tok = AutoTokenizer.from_pretrained(ckpt)
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    model = AutoModelForCausalLM.from_pretrained(ckpt, dtype=getattr(torch, sections["model"].dtype)).to(device)
-    max_new = ev.max_new_tokens or sections["trainer"].max_completion_length
-    completions = generate(model, tok, rows, ev, max_new, dict(sections["model"].chat_template_kwargs))
+    model = AutoModelForCausalLM.from_pretrained(ckpt, dtype=getattr(torch, run_cfg.model.dtype)).to(device)
+    max_new = ev.max_new_tokens or run_cfg.trainer.max_completion_length
+    completions = generate(model, tok, rows, ev, max_new, dict(run_cfg.model.chat_template_kwargs))
     ckpt_step = _step_of(ckpt)
     out = Path(out_dir) if out_dir else run_dir / "eval_offline" / f"step_{ckpt_step:06d}"
     metrics = task.evaluate_and_save(completions, rows, out)

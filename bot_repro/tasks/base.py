@@ -73,21 +73,22 @@ def check_rows(rows: list[dict[str, Any]], split: str) -> None:
 TASKS: Registry = Registry("task")
 
 
-def build_task(sections: dict[str, Any], *, judge=None, run_dir: Path | None = None, seed: int = 0,
+def build_task(cfg: Any, *, judge=None, run_dir: Path | None = None, seed: int = 0,
                with_reward: bool = True) -> tuple[Task, RewardSource | None]:
-    """The task and its reward source from validated config sections (``bot_repro.config.validate``).
+    """The task and its reward source from a validated config (``bot_repro.config.validate`` or
+    ``validate_stack``: its ``task``, ``reward`` and ``model`` dataclasses).
 
-    ``sections`` needs ``task``, ``reward`` and ``model`` (dataclasses); ``judge`` is the run's
-    judge client or None. The task's rows are loaded and checked before the reward source is
-    built (a learned PRM or a judge costs more than a malformed data file should). Used by the
-    trainer, offline evaluation, the study and the tests; ``with_reward=False`` skips the reward.
+    ``judge`` is the run's judge client or None. The task's rows are loaded and checked before the
+    reward source is built (a learned PRM or a judge costs more than a malformed data file should).
+    Used by the trainer, verl, offline evaluation, the study and the tests; ``with_reward=False``
+    skips the reward.
     """
-    task = TASKS[sections["task"].name](dict(sections["task"].params), asdict(sections["model"]))
+    task = TASKS[cfg.task.name](dict(cfg.task.params), asdict(cfg.model))
     train_rows, test_rows = task.datasets()
     check_rows(train_rows, "train")
     check_rows(test_rows, "test")
     if not with_reward:  # held-out evaluation and warm starts need no reward source (nor its judge)
         return task, None
-    reward_cfg = asdict(sections["reward"])
+    reward_cfg = asdict(cfg.reward)
     reward_cfg.pop("smoke", None)
     return task, task.reward(reward_cfg, {"judge": judge, "run_dir": run_dir, "seed": seed})

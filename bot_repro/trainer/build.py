@@ -18,7 +18,7 @@ from datasets import Dataset
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import GRPOConfig
 
-from bot_repro.config import advantage_options
+from bot_repro.config import RunConfig
 from bot_repro.judges import JudgeClient
 from bot_repro.models.tiny import build_tiny
 from bot_repro.tasks.base import Task, build_task
@@ -34,10 +34,10 @@ def cache_dir() -> Path:
     return Path(os.environ.get("BOT_REPRO_CACHE", Path.home() / ".cache" / "bot_repro"))
 
 
-def resolve_model_path(sec: dict[str, Any], task: Task, seed: int, progress=None) -> str:
+def resolve_model_path(cfg: RunConfig, task: Task, seed: int, progress=None) -> str:
     """The hub id of a real model, or the path of the (cached) tiny model after the task's warm start
     (``progress(step, total)``: see ``Task.warm_start``)."""
-    model = sec["model"]
+    model = cfg.model
     if model.hub_id:
         return model.hub_id
     corpus = task.tokenizer_corpus()
@@ -119,15 +119,15 @@ TRAINER_TO_TRL = (
 RESOURCES_TO_TRL = ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization")
 
 
-def grpo_args(sec: dict[str, Any], run_dir: Path) -> GRPOConfig:
-    tr, res, log = sec["trainer"], sec["resources"], sec["logger"]
-    per_device, grad_acc = sec["batch"]
+def grpo_args(cfg: RunConfig, run_dir: Path) -> GRPOConfig:
+    tr, res, log = cfg.trainer, cfg.resources, cfg.logger
+    per_device, grad_acc = cfg.batch
     cpu = res.device == "cpu"
     kwargs: dict[str, Any] = {name: getattr(tr, name) for name in TRAINER_TO_TRL}
     kwargs.update({name: getattr(res, name) for name in RESOURCES_TO_TRL})
     kwargs.update(
         output_dir=str(run_dir / "checkpoints"),
-        seed=sec["seed"],
+        seed=cfg.seed,
         per_device_train_batch_size=per_device,
         gradient_accumulation_steps=grad_acc,
         logging_steps=1,
@@ -137,65 +137,65 @@ def grpo_args(sec: dict[str, Any], run_dir: Path) -> GRPOConfig:
         use_cpu=cpu,
         bf16=res.bf16 and not cpu,
         activation_checkpointing=res.gradient_checkpointing and not cpu,  # transformers 5 name
-        chat_template_kwargs=dict(sec["model"].chat_template_kwargs) or None,
+        chat_template_kwargs=dict(cfg.model.chat_template_kwargs) or None,
         eval_strategy="no",
         dataloader_num_workers=0,
     )
-    kwargs.update(sec["algorithm"].trl)
+    kwargs.update(cfg.algorithm.trl)
     kwargs.update(tr.extra)
     return GRPOConfig(**kwargs)
 
 
-def build_trainer(sec: dict[str, Any], run_dir: Path, start_time: float):
-    """Return (trainer, metrics_callback, judge) from ``bot_repro.config.validate``'s sections.
+def build_trainer(cfg: RunConfig, run_dir: Path, start_time: float):
+    """Return (trainer, metrics_callback, judge) from ``bot_repro.config.validate``'s result.
 
     Everything checkable (credentials, data rows) is checked before the weights load.
     """
-    if sec["resources"].torch_threads:
-        torch.set_num_threads(sec["resources"].torch_threads)
-    judge = JudgeClient(sec["judge"], run_dir) if sec["judge"] is not None else None
+    if cfg.resources.torch_threads:
+        torch.set_num_threads(cfg.resources.torch_threads)
+    judge = JudgeClient(cfg.judge, run_dir) if cfg.judge is not None else None
     try:
-        return _build(sec, run_dir, start_time, judge)
+        return _build(cfg, run_dir, start_time, judge)
     except BaseException:
         if judge is not None:  # the caller never sees it: close its HTTP session here
             judge.close()
         raise
 
 
-def _build(sec: dict[str, Any], run_dir: Path, start_time: float, judge):
-    seed = sec["seed"]
+def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
+    seed = cfg.seed
     if judge is not None:
         judge.check_credentials()
-    task, source = build_task(sec, judge=judge, run_dir=run_dir, seed=seed)
+    task, source = build_task(cfg, judge=judge, run_dir=run_dir, seed=seed)
     train_rows, test_rows = task.datasets()
-    log = sec["logger"]
+    log = cfg.logger
     os.environ.setdefault("WANDB_MODE", log.wandb_mode)
     os.environ.setdefault("WANDB_PROJECT", log.wandb_project)
     os.environ.setdefault("WANDB_DIR", str(run_dir))
     if log.wandb_entity:
         os.environ.setdefault("WANDB_ENTITY", log.wandb_entity)
-    args = grpo_args(sec, run_dir)
+    args = grpo_args(cfg, run_dir)
 
-    tok, model = load_model(sec["model"], resolve_model_path(sec, task, seed))
-    m = sec["model"]
-    ds = sec["algorithm"].dynamic_sampling
+    tok, model = load_model(cfg.model, resolve_model_path(cfg, task, seed))
+    m = cfg.model
+    ds = cfg.algorithm.dynamic_sampling
     trainer = BoTGRPOTrainer(
         model=model,
         args=args,
         train_dataset=Dataset.from_list(train_rows),
         processing_class=tok,
-        token_reward=TokenRewardFunction(source, tok, sec["reward"].window, judge=judge),
-        advantage=sec["algorithm"].name,
-        advantage_options=advantage_options(sec),
+        token_reward=TokenRewardFunction(source, tok, cfg.reward.window, judge=judge),
+        advantage=cfg.algorithm.name,
+        advantage_options=cfg.advantage_options(),
         dynamic_sampling=DynamicSampling(**ds),
         rollout_dir=run_dir / "rollouts",
-        rollouts_per_step=sec["trainer"].rollouts_per_step,
+        rollouts_per_step=cfg.trainer.rollouts_per_step,
     )
-    metrics = MetricsJsonl(run_dir / "metrics.jsonl", trainer, start_time, sec["composed"])
+    metrics = MetricsJsonl(run_dir / "metrics.jsonl", trainer, start_time, cfg.composed)
     trainer.add_callback(metrics)
-    ev = sec["eval"]
+    ev = cfg.trainer.eval
     if ev.every > 0 and test_rows:
-        max_new = ev.max_new_tokens or sec["trainer"].max_completion_length
+        max_new = ev.max_new_tokens or cfg.trainer.max_completion_length
         trainer.add_callback(
             HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs), run_dir / "eval", metrics)
         )

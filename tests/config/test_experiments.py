@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from omegaconf import OmegaConf, open_dict
 
-from bot_repro.config import apply_smoke, validate
+from bot_repro.config import validate
 from bot_repro.figures import FIGURES, ordered
 from bot_repro.figures import sweep as fsweep
 from bot_repro.figures.pipeline import plot_settings
@@ -49,11 +49,11 @@ def _compose_job(job: list[str]):
 
 
 def _train_config(cfg):
-    """The job's training config: what bot_repro.train sees (no hydra node), smoke blocks merged."""
+    """The job's training config: what bot_repro.train sees (no hydra node)."""
     cfg = cfg.copy()
     with open_dict(cfg):
         del cfg["hydra"]
-    return apply_smoke(cfg)
+    return cfg
 
 
 def _hue_value(cfg, column: str):
@@ -88,7 +88,7 @@ def test_full_sweep_composes_and_validates(slug):
         assert cfg.experiment_name == spec.runs_slug
         if spec.task == "aime":
             assert cfg.trainer.learning_rate == pytest.approx(5e-7)  # SPEC §7
-        arms.add((sections["algorithm"].name, sections["reward"].source, _hue_value(cfg, settings.hue)))
+        arms.add((sections.algorithm.name, sections.reward.source, _hue_value(cfg, settings.hue)))
         families.add((cfg.model.name, cfg.model.family))
     if slug in ARMS:
         assert arms == ARMS[slug]

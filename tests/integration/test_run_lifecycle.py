@@ -28,14 +28,18 @@ def _train(*args, env=None, timeout=600):
     (["algorithm.name=bot_grop", "debug=smoke"], "unknown algorithm 'bot_grop'"),
     (["model=qwen2_5_3b"], "this run trains Qwen/Qwen2.5-3B-Instruct but resources=cpu"),  # not smoke: the 3B model
     (["judge=openai", "task=react", "debug=smoke"], "OPENAI_API_KEY"),
+    (["trainer.max_steps=abc", "debug=smoke"], "trainer.max_steps='abc' is not allowed: expected an integer"),
 ])
 def test_failed_validation_leaves_no_folder_and_says_why(tmp_path, overrides, message):
     run_dir = tmp_path / "runs" / "r"
-    env = {"OPENAI_API_KEY": ""} if "judge=openai" in overrides else None
+    env = {"BOT_REPRO_CACHE": str(tmp_path / "cache")}
+    if "judge=openai" in overrides:
+        env["OPENAI_API_KEY"] = ""
     out = _train(*overrides, f"hydra.run.dir={run_dir}", env=env, timeout=300)
     assert out.returncode == 2, out.stderr[-2000:]
     assert message in out.stderr
     assert not run_dir.exists() and not (tmp_path / "runs").exists()
+    assert not (tmp_path / "cache").exists()  # no tiny model built, no warm start
     assert "Unclosed client session" not in out.stderr
     assert "Traceback" not in out.stderr
 

@@ -81,11 +81,11 @@ def _prewarm_tiny_model() -> None:
     Both array tasks start at once and would otherwise build it into the same cache folder
     concurrently (build_tiny writes in place), so one could load files the other is rewriting.
     """
-    from bot_repro.config import apply_smoke, validate
+    from bot_repro.config import validate
     from bot_repro.tasks.base import build_task
     from bot_repro.trainer.build import resolve_model_path
 
-    sec = validate(apply_smoke(compose(["debug=smoke"])))
+    sec = validate(compose(["debug=smoke"]))
     resolve_model_path(sec, build_task(sec, with_reward=False)[0], seed=0)
 
 

@@ -19,8 +19,12 @@ import pytest
 import torch
 
 from bot_repro.algorithms import ADVANTAGES
+from bot_repro.config import validate
+from bot_repro.config_errors import ConfigError
 from bot_repro.integrations.verl.estimators import ESTIMATORS, make_estimator
 from bot_repro.integrations.verl.layout import LayoutError, group_rows, pack_split, unpack_split
+from bot_repro.integrations.verl.stack import build_source, compose_stack
+from tests.conftest import compose
 
 REPO = Path(__file__).resolve().parents[2]
 VERL_PYTHON = REPO / ".venv-verl" / "bin" / "python"
@@ -33,6 +37,7 @@ from bot_repro.plugins import load_plugins
 load_plugins()  # the task packages: mini, aime, react (their reward sources)
 import bot_repro.trainer.token_reward
 import bot_repro.integrations.verl.layout, bot_repro.integrations.verl.estimators, bot_repro.integrations.verl.stack
+import bot_repro.config, bot_repro.integrations.verl.data  # the door verl's stack goes through
 bad = sorted(m for m in sys.modules if m.split(".")[0] in ("trl", "hydra") or m.startswith("transformers.trainer"))
 print(json.dumps(bad))
 """
@@ -85,6 +90,35 @@ def test_layout_and_grouping_errors():
     padded = torch.tensor([[1.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
     groups = group_rows(["x", "p", "x", "p", "p"], padded)  # "p": verl's padding rows, no valid token
     assert groups.K == 2 and groups.order.tolist() == [0, 2] and groups.skipped.tolist() == [1, 3, 4]
+
+
+def test_verl_stack_goes_through_the_trl_door():
+    """verl's reward stack is ``validate_stack``'s: the TRL run's sections, smoke blocks merged, bad values refused."""
+    overrides = ["task=react", "reward=react_bot", "judge=openai", "model=qwen2_5_3b"]
+    stack = compose_stack(overrides)
+    trl = validate(compose(overrides))
+    assert (stack.model, stack.task, stack.reward, stack.judge, stack.seed) == (
+        trl.model, trl.task, trl.reward, trl.judge, trl.seed)
+    assert compose_stack(["task=aime", "debug=smoke"]).reward.params["step_source"] == "rule"
+    with pytest.raises(ConfigError, match=r"reward.window=-1 is not allowed: expected an integer >= 0"):
+        compose_stack(["reward.window=-1"])
+
+
+def test_verl_builds_its_reward_through_build_task(tmp_path, monkeypatch):
+    """``build_source`` checks the task's rows and asks ``Task.reward`` for the source, as the trainer does."""
+    from bot_repro.tasks.mini.task import MiniTask
+
+    stack = compose_stack(["task=mini", "task.params.n_train=8", "task.params.n_test=2"])
+    asked = []
+    original = MiniTask.reward
+    monkeypatch.setattr(MiniTask, "reward", lambda self, cfg, ctx: asked.append(cfg) or original(self, cfg, ctx))
+    source, judge = build_source(stack, tmp_path)
+    assert judge is None and type(source).__name__ == "MiniReward"
+    assert [(c["w_g"], c["w_s"], c["window"]) for c in asked] == [(stack.reward.w_g, stack.reward.w_s,
+                                                                   stack.reward.window)]
+    monkeypatch.setattr(MiniTask, "datasets", lambda self: ([{"id": "bad", "prompt": "not messages"}], []))
+    with pytest.raises(ConfigError, match="train row 0 .id 'bad'. has no valid 'prompt'"):
+        build_source(stack, tmp_path)
 
 
 def test_checks_inside_verl_venv():

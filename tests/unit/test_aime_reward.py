@@ -164,8 +164,6 @@ def test_arithmetic_claims(step, expected):
     "cfg,match",
     [
         ({"w_g": 0.0}, "w_g"),
-        ({"window": -1}, "window"),
-        ({"window": 1.5}, "window"),
         ({"params": {"step_source": "oracle"}}, "step_source"),
         ({"params": {"step_sourse": "rule"}}, "unknown key"),
         ({"params": {"step_source": "judge"}}, "needs a judge"),

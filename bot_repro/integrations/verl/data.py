@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +38,19 @@ def write_task(overrides: list[str], out: Path, seed: int = 0) -> dict[str, int]
     import pandas as pd
 
     from bot_repro.integrations.verl.stack import compose_stack
-    from bot_repro.plugins import load_plugins
-    from bot_repro.tasks import TASKS
+    from bot_repro.tasks.base import build_task
 
-    load_plugins()
     stack = compose_stack(overrides, seed=seed)
-    name = stack.task["name"]
-    task = TASKS[name](dict(stack.task.get("params") or {}), dict(stack.model))
+    name = stack.task.name
+    task, _ = build_task(stack, with_reward=False, seed=seed)  # the rows checked as on the TRL path
     train, test = task.datasets()
     out.mkdir(parents=True, exist_ok=True)
     counts = {}
     for split, rows in (("train", train), ("test", test)):
         pd.DataFrame([verl_row(r, name, split, i) for i, r in enumerate(rows)]).to_parquet(out / f"{split}.parquet")
         counts[split] = len(rows)
-    record = {"overrides": overrides, "seed": seed, "task": stack.task, "reward": stack.reward, "rows": counts}
+    record = {"overrides": overrides, "seed": seed, "task": asdict(stack.task), "reward": asdict(stack.reward),
+              "rows": counts}
     (out / "stack.json").write_text(json.dumps(record, indent=2, default=str))
     return counts
 

@@ -37,8 +37,9 @@ from verl import DataProto
 from verl.experimental.reward_loop.reward_manager import register
 from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 
+from bot_repro.config import StackConfig
 from bot_repro.integrations.verl.layout import pack_split
-from bot_repro.integrations.verl.stack import Stack, build_source, stack_from_config
+from bot_repro.integrations.verl.stack import build_source, stack_from_config
 from bot_repro.trainer.token_reward import score_completions
 
 logger = logging.getLogger(__name__)
@@ -87,14 +88,15 @@ def response_ids_of(data_item) -> list[int]:
 class TokenRewardScorer:
     """Scores (ids, row) pairs with a stack's reward source; the piece of the manager without verl's loop."""
 
-    def __init__(self, stack: Stack, tokenizer, run_dir: Path):
+    def __init__(self, stack: StackConfig, tokenizer, run_dir: Path):
         self.stack = stack
         self.tokenizer = tokenizer
         self.source, self.judge = build_source(stack, run_dir)
 
     def score(self, completion_ids: list[list[int]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        batch = score_completions(self.source, self.tokenizer, completion_ids, rows, self.stack.window)
-        w_g, w_s = self.stack.w_g, self.stack.w_s
+        reward = self.stack.reward
+        batch = score_completions(self.source, self.tokenizer, completion_ids, rows, reward.window)
+        w_g, w_s = float(reward.w_g), float(reward.w_s)
         out = []
         for G, S, res in zip(batch.global_rewards, batch.local_rewards, batch.results):
             split = pack_split(w_g * G, w_s * np.asarray(S, dtype=np.float64))

@@ -128,15 +128,17 @@ class AimeReward:
 
 @REWARD_SOURCES.register("aime")
 def make_aime_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> AimeReward:
-    """``reward_cfg`` is the whole reward section (source, w_g, w_s, window, params)."""
-    w_g = reward_cfg.get("w_g", 1.0)
+    """``reward_cfg`` is the whole reward section as ``build_task`` hands it (``bot_repro.config.RewardCfg``:
+    source, w_g, w_s, window, params; their types, ranges and defaults are checked and set there)."""
+    missing = sorted({"w_g", "window"} - set(reward_cfg))
+    if missing:
+        raise ConfigError(f"reward source 'aime' got no reward {missing}: build it through build_task from a "
+                          "validated config (bot_repro.config.validate), which sets every reward key")
+    w_g, window = reward_cfg["w_g"], reward_cfg["window"]
     if not isinstance(w_g, int | float) or w_g <= 0:
         raise ConfigError(
             f"reward.w_g={w_g!r} must be > 0 for source 'aime' (the format bonus enters G as b_format / w_g)"
         )
-    window = reward_cfg.get("window", 3)
-    if not isinstance(window, int) or isinstance(window, bool) or window < 0:
-        raise ConfigError(f"reward.window={window!r} must be an integer >= 0 (steps on each side, SPEC §3)")
     params = build_options(AimeRewardParams, dict(reward_cfg.get("params") or {}), "reward.params (aime)")
     scorer: Any = None
     if params.step_source == "judge":

@@ -208,9 +208,8 @@ def test_verl_configs_pass_verl_validation_and_name_our_stack(name, source):
     assert cfg.actor_rollout_ref.rollout.n == 8 and cfg.data.train_batch_size == 8
     assert cfg.actor_rollout_ref.actor.loss_agg_mode == "seq-mean-token-mean"
     stack = stack_from_config(OmegaConf.to_container(cfg.reward.bot, resolve=True))
-    assert stack.reward["source"] == source
-    trl_like = compose_stack(list(cfg.reward.bot.overrides))
-    assert (stack.w_g, stack.w_s, stack.window) == (trl_like.w_g, trl_like.w_s, trl_like.window)
+    assert stack.reward.source == source
+    assert stack == compose_stack(list(cfg.reward.bot.overrides))  # the TRL path's equal: test_verl.py
 
 
 # ---- the reward manager == the TRL path --------------------------------------------------------
@@ -221,13 +220,12 @@ def _corrupt(text: str, i: int) -> str:
 
 
 def _mini_batch(tok, K: int, n_prompts: int):
-    from bot_repro.plugins import load_plugins
-    from bot_repro.tasks import TASKS
+    from bot_repro.tasks.base import build_task
     from bot_repro.tasks.mini.checker import solution
 
-    load_plugins()
-    stack = compose_stack(["task=mini", "reward=mini_progress"])
-    task = TASKS["mini"](dict(stack.task["params"], n_train=16, n_test=4, warm_start=False), stack.model)
+    stack = compose_stack(["task=mini", "reward=mini_progress", "task.params.n_train=16", "task.params.n_test=4",
+                           "task.params.warm_start=false"])
+    task, _ = build_task(stack, with_reward=False)
     rows = task.datasets()[0][:n_prompts]
     texts, all_rows = [], []
     for g, row in enumerate(rows):
@@ -263,7 +261,7 @@ def test_reward_manager_gives_the_trl_token_rewards_and_advantages(tmp_path):
 
     # the TRL path: TokenRewardFunction on the same sampled ids
     source, _ = build_source(stack, tmp_path)
-    trl_fn = TokenRewardFunction(source, tok, stack.window)
+    trl_fn = TokenRewardFunction(source, tok, stack.reward.window)
     columns = {k: [r[k] for r in rows] for k in rows[0] if k != "prompt"}
     trl_fn([r["prompt"] for r in rows], texts, ids, **columns)
     trl = trl_fn.pop()
@@ -286,7 +284,7 @@ def test_reward_manager_gives_the_trl_token_rewards_and_advantages(tmp_path):
     results = asyncio.run(run_all())
     for res, G, S in zip(results, trl.global_rewards, trl.local_rewards):
         split = res["reward_extra_info"][SPLIT_KEY]
-        assert split == pack_split(stack.w_g * G, (stack.w_s * np.asarray(S)).tolist())
+        assert split == pack_split(stack.reward.w_g * G, (stack.reward.w_s * np.asarray(S)).tolist())
         assert res["reward_extra_info"]["bot/global"] == G
         assert res["reward_score"] == pytest.approx(sum(split))
 
@@ -315,8 +313,8 @@ def test_reward_manager_gives_the_trl_token_rewards_and_advantages(tmp_path):
     for i, s in enumerate(trl.local_rewards):
         mask[i, : len(s)] = 1
         local[i, : len(s)] = torch.as_tensor(s, dtype=torch.float32)
-    expected = ADVANTAGES["bot_grpo"](torch.tensor(trl.global_rewards), local, mask, K, w_g=stack.w_g,
-                                      w_s=stack.w_s, **OPTIONS["bot_grpo"])
+    expected = ADVANTAGES["bot_grpo"](torch.tensor(trl.global_rewards), local, mask, K, w_g=stack.reward.w_g,
+                                      w_s=stack.reward.w_s, **OPTIONS["bot_grpo"])
     torch.testing.assert_close(adv, expected, atol=1e-6, rtol=1e-6)
 
 
