@@ -286,6 +286,18 @@ def _step0_markdown(stats: dict) -> str:
     return "\n".join(lines)
 
 
+def _groups_markdown(summary: dict) -> str:
+    """Per group: seeds that collapsed (Wilson interval) and the identical-reward group share over training."""
+    fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
+    lines = ["", "## Collapses and identical-reward groups", "",
+             "| group | collapsed seeds [Wilson 95%] | identical-reward groups: first 10 steps / all / last 10 |", "|---|---|---|"]
+    for g in summary["groups"]:
+        c, z = g["collapsed"], g["identical_group_share"]
+        lines.append(f"| {g['label']} | {c['n_collapsed']}/{c['n_runs']} [{fmt(c['wilson_low'])}, {fmt(c['wilson_high'])}] | "
+                     f"{fmt(z['first_steps'])} / {fmt(z['all_steps'])} / {fmt(z['last_steps'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def study_block(experiment: str, cfg) -> dict:
     """``study:`` of the experiment config: ``reuse`` (runs of another experiment of the same study
     this report also reads: ``{experiment, algorithms}``), ``extends: committed`` (the committed
@@ -421,7 +433,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
             summary["meta"]["archived_runs"] += archive_runs(d, out_dir / "runs", prefix=prefix, keep=set(df["run_dir"]))
     (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
-    (out_dir / "summary.md").write_text(md + _step0_markdown(step0))
+    (out_dir / "summary.md").write_text(md + _step0_markdown(step0) + _groups_markdown(to_jsonable(summary)))
 
     if threshold is not None:
         draw_with_note(df, settings, summary, out_dir / experiment)
@@ -434,7 +446,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bot_repro.study", description=__doc__.split("\n\n")[0])
     ap.add_argument("command", choices=["demo", "study", "analyse", "publish", "warm-start"])
     ap.add_argument("--ship", action="store_true", help="warm-start: replace the shipped policies with the ones built here")
-    ap.add_argument("--experiment", help="analyse: which experiment's grouping to use")
+    ap.add_argument("--experiment", help="analyse: which experiment's grouping to use; study: run only this experiment")
     ap.add_argument("--sweep-dir", type=Path, help="analyse: the sweep directory")
     ap.add_argument("--out", type=Path, help="demo/study/analyse: report directory (default runs/<experiment>/<stamp>/report)")
     ap.add_argument("--to", type=Path, help="publish: destination (default the experiment's committed folder)")
@@ -465,7 +477,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit("usage: python -m bot_repro.study analyse --experiment E --sweep-dir DIR --out DIR")
         analyse(args.experiment, args.sweep_dir, args.out, command, None)
         return
-    plan = ["mini_demo"] if args.command == "demo" else list(STUDY)
+    plan = ["mini_demo"] if args.command == "demo" else [args.experiment] if args.experiment else list(STUDY)
     for experiment in plan:
         root = REPO / "runs" / experiment / stamp
         sweep_dir = root / "sweep"
