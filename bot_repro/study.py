@@ -1,13 +1,17 @@
-"""The CPU study: ``make demo`` / ``make study`` (``python -m bot_repro.study demo|study|analyse|publish``).
+"""The CPU study: ``make demo`` / ``make study`` / ``make warm-start``
+(``python -m bot_repro.study demo|study|analyse|publish|warm-start``).
 
-``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs ``STUDY``:
-``mini_baselines`` (all seven algorithms), then ``mini_weighting``, ``mini_signals`` and
-``mini_same_global``, which run only their new arms and reuse mini_baselines' runs of the same study
-for the shared ones (``study:`` blocks of their configs), 5 seeds each. Each experiment writes under the ignored
+``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs ``STUDY``
+(``--experiment E``: only E): ``mini_baselines`` and ``mini_same_global`` run the claim arms' seeds 5-9
+and add them to the committed seeds 0-4 (``study.extends``), ``mini_same_global`` and the sparse
+levels' ``_floor`` experiments run only their new arms and reuse the shared ones of the same study
+(``study.reuse``). Each experiment writes under the ignored
 ``runs/<experiment>/<stamp>/``: the runs in ``sweep/`` and the report in ``report/`` (figure PNG +
-PDF, ``summary.json``, ``summary.md``, the archived run records), then prints its numbers beside the
-committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study):
-same or not, per algorithm, and whether the step-0 policy is the same. Updating the committed
+PDF, ``summary.json``, ``summary.md``, the archived run records), then judges its numbers against the
+committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study;
+``bot_repro.analysis.committed``: consistent or not within intervals, identical or not, and which
+hardware fields differ). ``warm-start`` rebuilds the shipped policies (``WARM_STARTS``) and says
+whether this machine reproduces them. Updating the committed
 folder is a separate, explicit step: ``python -m bot_repro.study publish <report dir>``
 (``make demo-publish`` publishes the newest demo report).
 
@@ -40,9 +44,15 @@ from omegaconf import OmegaConf, open_dict
 from tqdm import tqdm
 
 from bot_repro.analysis import committed
-from bot_repro.analysis.bootstrap import bootstrap_ci
 from bot_repro.analysis.load import find_run_dirs, read_run_info
-from bot_repro.analysis.stats import collapsed_runs, wilson_interval
+from bot_repro.analysis.study_tables import (
+    DYNAMIC_SAMPLING,
+    collapse_counts,
+    groups_markdown,
+    step0_markdown,
+    step0_stats,
+    training_shares,
+)
 from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
 from bot_repro.config import validate
 from bot_repro.figures import sweep
@@ -56,7 +66,6 @@ from bot_repro.trainer.run_dir import hardware
 
 REPO = Path(__file__).resolve().parents[1]
 POLICY_FILE = "policy.json"  # in a sweep folder (and its archive): what prepare() returned
-DYNAMIC_SAMPLING = "algorithm.dynamic_sampling.enabled"
 # make study, in order: the later ones reuse mini_baselines' runs (their ``study.reuse``)
 STUDY = ("mini_baselines", "mini_same_global", "mini_sparse_15", "mini_sparse_15_floor", "mini_sparse_05",
          "mini_sparse_05_floor")
@@ -240,64 +249,6 @@ def archive_runs(sweep_dir: Path, out_dir: Path, prefix: str = "", keep: set[str
     return n
 
 
-def step0_stats(df, policy: dict | None) -> dict:
-    """The starting point all runs share (see the module docstring): policy hash, step-0 held-out
-    success and pass@8 (or the largest k measured), share of identical-reward groups at step 1."""
-    runs = df.drop_duplicates("run_id").set_index("run_id")
-    at0 = df[df.step == 0]
-
-    def mean_of(frame, metric):
-        vals = frame[frame.metric == metric].groupby("run_id")["value"].first()
-        return (float(vals.mean()), len(vals)) if len(vals) else (None, 0)
-
-    out: dict = {"policy_hash": (policy or {}).get("policy_hash")}
-    out["step0_success"], n_runs = mean_of(at0, "eval/success_rate")
-    per_run = at0[at0.metric == "eval/success_rate"].groupby("run_id")["value"].first().to_numpy()
-    _, lo, hi = bootstrap_ci(per_run) if len(per_run) else (None, None, None)
-    measured = [k for k in (8, 4, 2, 1) if mean_of(at0, f"eval/pass@{k}")[1]]
-    out["step0_pass@8"] = mean_of(at0, "eval/pass@8")[0]
-    if measured and measured[0] != 8:
-        out[f"step0_pass@{measured[0]}"] = mean_of(at0, f"eval/pass@{measured[0]}")[0]
-    dynamic = runs[DYNAMIC_SAMPLING].fillna(False).astype(bool) if DYNAMIC_SAMPLING in runs else False
-    plain = runs.index[~dynamic] if DYNAMIC_SAMPLING in runs else runs.index
-    zs = df[(df.metric == "frac_zero_std_groups") & df.run_id.isin(plain) & (df.step >= 1)]
-    first = zs.sort_values("step").groupby("run_id")["value"].first()
-    out["step0_identical_group_share"] = float(first.mean()) if len(first) else None
-    out["step0"] = {
-        "n_runs": n_runs,
-        "success_ci": [lo, hi],  # bootstrap over runs: same policy, different sampling seeds
-        "pass_k_measured": measured[0] if measured else None,
-        "identical_group_share_runs": len(first),
-        "warm_start_steps": (policy or {}).get("warm_start_steps"),
-        "warm_start_sampled_success": (policy or {}).get("warm_start_sampled_success"),
-    }
-    return out
-
-
-def _step0_markdown(stats: dict) -> str:
-    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
-    keys = ["policy_hash", "step0_success", *[k for k in stats if k.startswith("step0_pass@")],
-            "step0_identical_group_share"]
-    lines = ["", "## Step 0 (the policy every run starts from)", "", "| field | value |", "|---|---|"]
-    lines += [f"| {k} | {fmt(stats[k])} |" for k in keys]
-    detail = stats["step0"]
-    lines += [f"| warm start | {fmt(detail['warm_start_steps'])} supervised steps, sampled success "
-              f"{fmt(detail['warm_start_sampled_success'])} |", ""]
-    return "\n".join(lines)
-
-
-def _groups_markdown(summary: dict) -> str:
-    """Per group: seeds that collapsed (Wilson interval) and the identical-reward group share over training."""
-    fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
-    lines = ["", "## Collapses and identical-reward groups", "",
-             "| group | collapsed seeds [Wilson 95%] | identical-reward groups: first 10 steps / all / last 10 |", "|---|---|---|"]
-    for g in summary["groups"]:
-        c, z = g["collapsed"], g["identical_group_share"]
-        lines.append(f"| {g['label']} | {c['n_collapsed']}/{c['n_runs']} [{fmt(c['wilson_low'])}, {fmt(c['wilson_high'])}] | "
-                     f"{fmt(z['first_steps'])} / {fmt(z['all_steps'])} / {fmt(z['last_steps'])} |")
-    return "\n".join(lines) + "\n"
-
-
 def study_block(experiment: str, cfg) -> dict:
     """``study:`` of the experiment config: ``reuse`` (runs of another experiment of the same study
     this report also reads: ``{experiment, algorithms}``), ``extends: committed`` (the committed
@@ -360,33 +311,6 @@ def load_study_runs(sweep_dir: Path, block: dict, columns: list[str], experiment
     return df.reset_index(drop=True), reused
 
 
-def training_shares(df, cols: list[str], group: dict, last: int = 10) -> dict:
-    """The share of training groups whose rollouts all got the same global reward (logged
-    ``frac_zero_std_groups``) over training, mean over the group's runs: the first ``last`` steps,
-    the whole run and the last ``last`` steps. None where no run logs it."""
-    zs = df[(df.metric == "frac_zero_std_groups") & (df[cols] == pd.Series(group)).all(axis=1)]
-    if zs.empty:
-        return {"first_steps": None, "all_steps": None, "last_steps": None, "window": last}
-    top = zs.groupby("run_id")["step"].transform("max")
-    runs = lambda part: float(part.groupby("run_id")["value"].mean().mean())  # noqa: E731
-    return {"first_steps": runs(zs[zs.step <= last]), "all_steps": runs(zs), "last_steps": runs(zs[zs.step > top - last]),
-            "window": last}
-
-
-def collapse_counts(df, metric: str, cols: list[str], summary: dict) -> None:
-    """``collapsed`` per group (``stats.collapsed_runs``: the run ends below half its step-0 value),
-    with the Wilson interval of the share."""
-    flags = collapsed_runs(df, metric, cols)
-    seeds = df.drop_duplicates("run_id").set_index("run_id")["seed"] if "seed" in df else None
-    for entry in summary["groups"]:
-        rows = flags[(flags[cols] == pd.Series(entry["group"])).all(axis=1)]
-        ids = rows.loc[rows["collapsed"], "run_id"]
-        k, n = int(rows["collapsed"].sum()), len(rows)
-        lo, hi = wilson_interval(k, n)
-        entry["collapsed"] = {"n_collapsed": k, "n_runs": n, "wilson_low": lo, "wilson_high": hi,
-                              "seeds": sorted((seeds[ids].tolist() if seeds is not None else ids.tolist()), key=str)}
-
-
 def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
     """Run directories -> figure + summary.json + summary.md in ``out_dir``."""
     cfg = sweep.compose_experiment(experiment)
@@ -433,7 +357,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
             summary["meta"]["archived_runs"] += archive_runs(d, out_dir / "runs", prefix=prefix, keep=set(df["run_dir"]))
     (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
-    (out_dir / "summary.md").write_text(md + _step0_markdown(step0) + _groups_markdown(to_jsonable(summary)))
+    (out_dir / "summary.md").write_text(md + step0_markdown(step0) + groups_markdown(to_jsonable(summary)))
 
     if threshold is not None:
         draw_with_note(df, settings, summary, out_dir / experiment)
