@@ -1,13 +1,17 @@
-"""The CPU study: ``make demo`` / ``make study`` (``python -m bot_repro.study demo|study|analyse|publish``).
+"""The CPU study: ``make demo`` / ``make study`` / ``make warm-start``
+(``python -m bot_repro.study demo|study|analyse|publish|warm-start``).
 
-``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs ``STUDY``:
-``mini_baselines`` (all seven algorithms), then ``mini_weighting``, ``mini_signals`` and
-``mini_same_global``, which run only their new arms and reuse mini_baselines' runs of the same study
-for the shared ones (``study:`` blocks of their configs), 5 seeds each. Each experiment writes under the ignored
+``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs ``STUDY``
+(``--experiment E``: only E): ``mini_baselines`` and ``mini_same_global`` run the claim arms' seeds 5-9
+and add them to the committed seeds 0-4 (``study.extends``), ``mini_same_global`` and the sparse
+levels' ``_floor`` experiments run only their new arms and reuse the shared ones of the same study
+(``study.reuse``). Each experiment writes under the ignored
 ``runs/<experiment>/<stamp>/``: the runs in ``sweep/`` and the report in ``report/`` (figure PNG +
-PDF, ``summary.json``, ``summary.md``, the archived run records), then prints its numbers beside the
-committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study):
-same or not, per algorithm, and whether the step-0 policy is the same. Updating the committed
+PDF, ``summary.json``, ``summary.md``, the archived run records), then judges its numbers against the
+committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study;
+``bot_repro.analysis.committed``: consistent or not within intervals, identical or not, and which
+hardware fields differ). ``warm-start`` rebuilds the shipped policies (``WARM_STARTS``) and says
+whether this machine reproduces them. Updating the committed
 folder is a separate, explicit step: ``python -m bot_repro.study publish <report dir>``
 (``make demo-publish`` publishes the newest demo report).
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import threading
@@ -40,6 +45,14 @@ from tqdm import tqdm
 
 from bot_repro.analysis import committed
 from bot_repro.analysis.load import find_run_dirs, read_run_info
+from bot_repro.analysis.study_tables import (
+    DYNAMIC_SAMPLING,
+    collapse_counts,
+    groups_markdown,
+    step0_markdown,
+    step0_stats,
+    training_shares,
+)
 from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
 from bot_repro.config import validate
 from bot_repro.figures import sweep
@@ -47,13 +60,18 @@ from bot_repro.figures.runs import load_figure_runs
 from bot_repro.models.fingerprint import policy_hash
 from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, draw_with_note, plot_config
 from bot_repro.tasks.base import build_task
-from bot_repro.trainer.build import resolve_model_path
+from bot_repro.tasks.mini import shipped
+from bot_repro.trainer.build import cache_dir, resolve_model_path
+from bot_repro.trainer.run_dir import hardware
 
 REPO = Path(__file__).resolve().parents[1]
 POLICY_FILE = "policy.json"  # in a sweep folder (and its archive): what prepare() returned
-DYNAMIC_SAMPLING = "algorithm.dynamic_sampling.enabled"
 # make study, in order: the later ones reuse mini_baselines' runs (their ``study.reuse``)
-STUDY = ("mini_baselines", "mini_weighting", "mini_signals", "mini_same_global")
+STUDY = ("mini_baselines", "mini_same_global", "mini_sparse_15", "mini_sparse_15_floor", "mini_sparse_05",
+         "mini_sparse_05_floor")
+# the experiments whose warm-started policies ship in the package (make warm-start rebuilds each)
+WARM_STARTS = ("mini_demo", "mini_sparse_15", "mini_sparse_05")
+STUDY_KEYS = ("reuse", "extends", "cost", "relabel")
 
 
 def plot_settings(experiment: str, cfg) -> PlotCfg:
@@ -89,25 +107,76 @@ def prepare(cfg, progress=None) -> dict:
     return info
 
 
+def warm_start_check(experiment: str, ship: bool = False) -> dict:
+    """Train the warm start of ``experiment``'s config here (a fresh folder, not the cache: this is
+    the regeneration ``make warm-start`` promises) and compare its hash with the shipped policy's
+    (``bot_repro.tasks.mini.shipped``); ``ship``: replace the shipped policy with this one."""
+    cfg = sweep.compose_experiment(experiment, ["task.params.warm_start_source=build"])
+    with open_dict(cfg):
+        del cfg["hydra"]
+    sec = validate(cfg)
+    task, _ = build_task(sec, with_reward=False)
+    with open_dict(cfg):
+        cfg.task.params.warm_start = False
+    tiny = Path(resolve_model_path(validate(cfg), task, sec["seed"]))  # the tiny random-init model only
+    key = task.warm_start_key(tiny)
+    shipped_dir = shipped.POLICIES / key
+    record = shipped_dir / "warm_start.json"
+    shipped_hash = json.loads(record.read_text())["policy_hash"] if record.exists() else None
+    scratch = cache_dir() / "warm-check" / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    built = task.warm_start(tiny, scratch, sec["seed"])
+    built_hash = json.loads((built / "warm_start.json").read_text())["policy_hash"]
+    verdict = ("no policy ships for this config" if shipped_hash is None else
+               "this machine REPRODUCES the shipped policy" if built_hash == shipped_hash else
+               "this machine does NOT reproduce the shipped policy (runs use the shipped one, so step 0 is still the same)")
+    print(f"{experiment}: built {built_hash}, shipped {shipped_hash or '-'} ({key}): {verdict}")
+    step0 = task.held_out_check(shipped_dir if shipped_hash else built)
+    print(f"{experiment}: step 0 of the policy runs use: held-out success {step0['success_rate']:.3f}, pass@8 "
+          f"{step0['pass@8']:.3f}, prompts whose 8 samples share one global reward {step0['identical_group_share']:.3f}")
+    out = {"experiment": experiment, "key": key, "built": built_hash, "shipped": shipped_hash,
+           "reproduces": built_hash == shipped_hash, "step0": step0, "hardware": hardware()}
+    if ship:
+        params = {k: v for k, v in vars(task.p).items() if k != "warm_start_source"}
+        print(f"shipped -> {shipped.ship(built, key, {'task_params': params, 'built_on': out['hardware']})}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    return out
+
+
+def step_costs(cfg) -> dict:
+    """``study.cost`` of the experiment config: measured wall seconds of one warm-start step and of
+    one training step of the sweep (all parallel jobs together), for the progress bar's ETA."""
+    node = OmegaConf.select(cfg, "study.cost")
+    cost = OmegaConf.to_container(node, resolve=True) if node is not None else {}
+    missing = [k for k in ("warm_start_step_s", "sweep_step_s") if not isinstance(cost.get(k), int | float) or cost[k] <= 0]
+    if missing:
+        raise SystemExit(f"study.cost.{missing[0]} must be a positive number of seconds (the measured cost "
+                         f"of one step; conf/experiment/mini_baselines.yaml), got {cost.get(missing[0])!r}")
+    return cost
+
+
 class DemoBar:
     """One bar over the whole experiment: the warm start's supervised steps (when it has to run), then
-    every run's training steps, with tqdm's ETA. On 2 cores one supervised step and one training
-    step of a run (two jobs side by side) take wall times of the same order, so both count as a step."""
+    every run's training steps. The bar counts estimated seconds: each step weighs its measured cost
+    (``study.cost``: a sweep step costs several warm-start steps), so tqdm's ETA holds across both
+    phases instead of extrapolating the fast warm start over the sweep."""
 
-    def __init__(self, sweep_steps: int):
-        self.sweep_steps, self.offset = sweep_steps, 0
-        self.bar = tqdm(total=sweep_steps, desc="sweep", unit="step", dynamic_ncols=True)
+    def __init__(self, sweep_steps: int, cost: dict):
+        self.ws_s, self.sweep_s = float(cost["warm_start_step_s"]), float(cost["sweep_step_s"])
+        self.sweep_total, self.offset = sweep_steps * self.sweep_s, 0.0
+        self.bar = tqdm(total=round(self.sweep_total), desc="sweep", unit="s", dynamic_ncols=True,
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| ~{n_fmt}/{total_fmt} est. s [{elapsed}<{remaining}{postfix}]")
 
     def warm_start(self, step: int, total: int) -> None:
-        if self.bar.total != total + self.sweep_steps:
-            self.bar.total, self.offset = total + self.sweep_steps, total
+        if self.offset != total * self.ws_s:
+            self.offset = total * self.ws_s
+            self.bar.total = round(self.offset + self.sweep_total)
             self.bar.set_description("warm start")
-        self.bar.n = step
+        self.bar.n = round(step * self.ws_s)
         self.bar.refresh()
 
     def sweep(self, steps: int, done: int, n_runs: int) -> None:
         self.bar.set_description("sweep")
-        self.bar.n = min(self.offset + steps, self.bar.total)
+        self.bar.n = min(round(self.offset + steps * self.sweep_s), self.bar.total)
         self.bar.set_postfix_str(f"runs {done}/{n_runs}")
         self.bar.refresh()
 
@@ -133,9 +202,11 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
     override parser, job expansion and launch); return its wall seconds."""
     cfg = sweep.compose_experiment(experiment, overrides)
     n_runs, max_steps = len(sweep.expand_jobs(cfg, overrides)), int(cfg.trainer.max_steps)
-    print(f"{experiment}: {n_runs} runs of {max_steps} steps -> {sweep_dir}")
+    cost = step_costs(cfg)
+    print(f"{experiment}: {n_runs} runs of {max_steps} steps -> {sweep_dir}; the sweep alone is estimated at "
+          f"{n_runs * max_steps * cost['sweep_step_s'] / 60:.0f} min from measured step costs (study.cost)")
     start = time.time()
-    bar = DemoBar(n_runs * max_steps)
+    bar = DemoBar(n_runs * max_steps, cost)
     policy = prepare(cfg, bar.warm_start)
     stop = threading.Event()
     watcher = threading.Thread(target=_progress, args=(sweep_dir, n_runs, bar, stop), daemon=True)
@@ -178,66 +249,43 @@ def archive_runs(sweep_dir: Path, out_dir: Path, prefix: str = "", keep: set[str
     return n
 
 
-def step0_stats(df, policy: dict | None) -> dict:
-    """The starting point all runs share (see the module docstring): policy hash, step-0 held-out
-    success and pass@8 (or the largest k measured), share of identical-reward groups at step 1."""
-    runs = df.drop_duplicates("run_id").set_index("run_id")
-    at0 = df[df.step == 0]
-
-    def mean_of(frame, metric):
-        vals = frame[frame.metric == metric].groupby("run_id")["value"].first()
-        return (float(vals.mean()), len(vals)) if len(vals) else (None, 0)
-
-    out: dict = {"policy_hash": (policy or {}).get("policy_hash")}
-    out["step0_success"], n_runs = mean_of(at0, "eval/success_rate")
-    measured = [k for k in (8, 4, 2, 1) if mean_of(at0, f"eval/pass@{k}")[1]]
-    out["step0_pass@8"] = mean_of(at0, "eval/pass@8")[0]
-    if measured and measured[0] != 8:
-        out[f"step0_pass@{measured[0]}"] = mean_of(at0, f"eval/pass@{measured[0]}")[0]
-    dynamic = runs[DYNAMIC_SAMPLING].fillna(False).astype(bool) if DYNAMIC_SAMPLING in runs else False
-    plain = runs.index[~dynamic] if DYNAMIC_SAMPLING in runs else runs.index
-    zs = df[(df.metric == "frac_zero_std_groups") & df.run_id.isin(plain) & (df.step >= 1)]
-    first = zs.sort_values("step").groupby("run_id")["value"].first()
-    out["step0_identical_group_share"] = float(first.mean()) if len(first) else None
-    out["step0"] = {
-        "n_runs": n_runs,
-        "pass_k_measured": measured[0] if measured else None,
-        "identical_group_share_runs": len(first),
-        "warm_start_steps": (policy or {}).get("warm_start_steps"),
-        "warm_start_sampled_success": (policy or {}).get("warm_start_sampled_success"),
-    }
-    return out
-
-
-def _step0_markdown(stats: dict) -> str:
-    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
-    keys = ["policy_hash", "step0_success", *[k for k in stats if k.startswith("step0_pass@")],
-            "step0_identical_group_share"]
-    lines = ["", "## Step 0 (the policy every run starts from)", "", "| field | value |", "|---|---|"]
-    lines += [f"| {k} | {fmt(stats[k])} |" for k in keys]
-    detail = stats["step0"]
-    lines += [f"| warm start | {fmt(detail['warm_start_steps'])} supervised steps, sampled success "
-              f"{fmt(detail['warm_start_sampled_success'])} |", ""]
-    return "\n".join(lines)
-
-
 def study_block(experiment: str, cfg) -> dict:
     """``study:`` of the experiment config: ``reuse`` (runs of another experiment of the same study
-    this report also reads: ``{experiment, algorithms}``) and ``relabel`` (``[{where: {col: value},
+    this report also reads: ``{experiment, algorithms}``), ``extends: committed`` (the committed
+    report's archived runs are read too, when they start from the same policy: new seeds add to them),
+    ``cost`` (``step_costs``) and ``relabel`` (``[{where: {col: value},
     set: {col: value}}]`` applied to the loaded table, e.g. to show GRPO, which reads G only, as the
     reference line of the local-signal comparison). ``cfg``: the experiment's composed config."""
     node = OmegaConf.select(cfg, "study")
     block = OmegaConf.to_container(node, resolve=True) if node is not None else {}
-    unknown = set(block) - {"reuse", "relabel"}
+    unknown = set(block) - set(STUDY_KEYS)
     if unknown:
-        raise SystemExit(f"conf/experiment/{experiment}.yaml: study.{sorted(unknown)[0]} is not a key; allowed: reuse, relabel")
+        raise SystemExit(f"conf/experiment/{experiment}.yaml: study.{sorted(unknown)[0]} is not a key; allowed: {', '.join(STUDY_KEYS)}")
+    if block.get("extends") not in (None, "committed"):
+        raise SystemExit(f"conf/experiment/{experiment}.yaml: study.extends={block['extends']!r}; allowed: committed")
     return block
 
 
-def load_study_runs(sweep_dir: Path, block: dict, columns: list[str]):
+def committed_runs(experiment: str, sweep_dir: Path) -> Path | None:
+    """The committed report's archived runs of ``experiment`` when they start from the policy
+    ``sweep_dir`` records (``study.extends: committed``); None, with a note, when they do not."""
+    archive = committed.committed_dir(experiment) / "runs"
+    if not (archive / POLICY_FILE).exists() or archive.resolve() == Path(sweep_dir).resolve():
+        return None
+    theirs = json.loads((archive / POLICY_FILE).read_text()).get("policy_hash")
+    ours = json.loads((sweep_dir / POLICY_FILE).read_text()).get("policy_hash") if (sweep_dir / POLICY_FILE).exists() else None
+    if theirs != ours:
+        print(f"note: {archive} starts from policy {theirs}, this sweep from {ours}: not added to it")
+        return None
+    return archive
+
+
+def load_study_runs(sweep_dir: Path, block: dict, columns: list[str], experiment: str | None = None):
     """The runs of ``sweep_dir`` plus those ``block["reuse"]`` names from the same study: the sibling
     folder ``<runs>/<experiment>/<stamp>/sweep`` (skipped, with a note, when ``sweep_dir`` is not laid out
-    so: a re-analysed archive already holds copies). Returns (table, {reused sweep dir: runs})."""
+    so: a re-analysed archive already holds copies), plus with ``block["extends"]`` the committed runs
+    of ``experiment`` (``committed_runs``; a rerun of a seed replaces the committed one). Returns
+    (table, {added sweep dir: runs})."""
     reuse, roots, reused = block.get("reuse"), [sweep_dir], {}
     if reuse:
         sibling = sweep_dir.parent.parent.parent / reuse["experiment"] / sweep_dir.parent.name / "sweep"
@@ -245,14 +293,17 @@ def load_study_runs(sweep_dir: Path, block: dict, columns: list[str]):
             roots.append(sibling)
         else:
             print(f"note: no {sibling}; reading only {sweep_dir} (an archive holds its reused runs)")
+    archive = committed_runs(experiment, sweep_dir) if block.get("extends") and experiment else None
     relabel = block.get("relabel") or []
     extra = [k for rule in relabel for part in ("where", "set") for k in rule[part]]
-    df = load_figure_runs(roots, [*columns, "algorithm.name", *extra])
+    df = load_figure_runs(roots + ([archive] if archive else []), [*columns, "algorithm.name", *extra])
     for root in roots[1:]:
         mine = df["run_dir"].astype(str).str.startswith(f"{root}/")
         keep = ~mine | df["algorithm.name"].isin(reuse["algorithms"])
         reused[root] = int(df.loc[mine & keep, "run_id"].nunique())
         df = df[keep]
+    if archive:
+        reused[archive] = int(df.loc[df["run_dir"].astype(str).str.startswith(f"{archive}/"), "run_id"].nunique())
     for rule in relabel:
         hit = (df[list(rule["where"])] == pd.Series(rule["where"])).all(axis=1)
         for col, value in rule["set"].items():
@@ -272,7 +323,7 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
     reuse = study_block(experiment, cfg)
-    df, reused = load_study_runs(sweep_dir, reuse, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING])
+    df, reused = load_study_runs(sweep_dir, reuse, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING], experiment)
     if df.empty:
         raise SystemExit(f"no runs with metrics below {sweep_dir}")
     summary = summarise(df, metric, threshold, group_by=cols, baseline=baseline,
@@ -285,6 +336,8 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         entry["train_wall_seconds_mean"] = float(wall[mask[mask].index].mean())
         empty = next(h for h in hacking["groups"] if h["group"] == entry["group"])
         entry["final_empty_rate"] = empty["final"]
+        entry["identical_group_share"] = training_shares(df, cols, entry["group"])
+    collapse_counts(df, metric, cols, summary)
     meta = collect_meta(f"{first_command} (re-analysed: {command})" if first_command else command, REPO)
     # the code that ran is the runs' own record, not the checkout at analysis time
     shas = sorted({(read_run_info(d) or {}).get("run.git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
@@ -295,14 +348,16 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
     summary.update(step0)
     out_dir.mkdir(parents=True, exist_ok=True)
     summary["meta"]["reused_runs"] = {str(d): n for d, n in reused.items()}
+    summary["meta"]["machines"] = committed.machines(df["run_dir"].unique())
     if sweep_dir != out_dir / "runs":
         summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs")
         for d in reused:  # the reused runs travel with the report, so it re-plots from committed files
-            summary["meta"]["archived_runs"] += archive_runs(d, out_dir / "runs", prefix=f"{d.parent.parent.name}__",
-                                                             keep=set(df["run_dir"]))
+            # committed runs keep their (already prefixed) names; a sibling sweep's get its experiment's
+            prefix = "" if d.name == "runs" else f"{d.parent.parent.name}__"
+            summary["meta"]["archived_runs"] += archive_runs(d, out_dir / "runs", prefix=prefix, keep=set(df["run_dir"]))
     (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
-    (out_dir / "summary.md").write_text(md + _step0_markdown(step0))
+    (out_dir / "summary.md").write_text(md + step0_markdown(step0) + groups_markdown(to_jsonable(summary)))
 
     if threshold is not None:
         draw_with_note(df, settings, summary, out_dir / experiment)
@@ -314,9 +369,10 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(
         prog="python -m bot_repro.study", description=__doc__.split("\n\n")[0],
-        usage="%(prog)s {demo,study,analyse,publish} [options] [override ...]  (Hydra overrides are optional)")
-    ap.add_argument("command", choices=["demo", "study", "analyse", "publish"])
-    ap.add_argument("--experiment", help="analyse: which experiment's grouping to use")
+        usage="%(prog)s {demo,study,analyse,publish,warm-start} [options] [override ...]  (Hydra overrides are optional)")
+    ap.add_argument("command", choices=["demo", "study", "analyse", "publish", "warm-start"])
+    ap.add_argument("--ship", action="store_true", help="warm-start: replace the shipped policies with the ones built here")
+    ap.add_argument("--experiment", help="analyse: which experiment's grouping to use; study: run only this experiment")
     ap.add_argument("--sweep-dir", type=Path, help="analyse: the sweep directory")
     ap.add_argument("--out", type=Path, help="demo/study/analyse: report directory (default runs/<experiment>/<stamp>/report)")
     ap.add_argument("--to", type=Path, help="publish: destination (default the experiment's committed folder)")
@@ -338,12 +394,18 @@ def main(argv: list[str] | None = None) -> None:
         source = committed.latest_report() if which == "latest" else Path(which)
         committed.publish(source, args.to)
         return
+    if args.command == "warm-start":
+        results = [warm_start_check(e, args.ship) for e in (args.overrides or WARM_STARTS)]
+        if not all(r["reproduces"] for r in results) and not args.ship:
+            print("warm-start: some policy differs from the shipped one here; runs still start from the shipped "
+                  "policies (task.params.warm_start_source=shipped), so step 0 is the same as the committed results'")
+        return
     if args.command == "analyse":
         if not (args.experiment and args.sweep_dir and args.out):
             raise SystemExit("usage: python -m bot_repro.study analyse --experiment E --sweep-dir DIR --out DIR")
         analyse(args.experiment, args.sweep_dir, args.out, command, None)
         return
-    plan = ["mini_demo"] if args.command == "demo" else list(STUDY)
+    plan = ["mini_demo"] if args.command == "demo" else [args.experiment] if args.experiment else list(STUDY)
     for experiment in plan:
         root = REPO / "runs" / experiment / stamp
         sweep_dir = root / "sweep"

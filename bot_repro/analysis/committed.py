@@ -1,5 +1,14 @@
 """The committed CPU-study reports (``results/mini/``, ``results/mini_study/<experiment>/``): where
-they live, a new report's numbers set beside them, and ``publish``, the explicit step that replaces one."""
+they live, which machines made their runs, a new report's numbers judged against them, and
+``publish``, the explicit step that replaces one.
+
+The comparison has two separate questions. *Consistent?* For every algorithm and headline quantity
+(steps to the threshold, speed-up vs the baseline, final value, seeds that crossed, seeds that
+collapsed) the two 95% intervals must overlap (bootstrap over seeds for the first three, Wilson for
+the two counts); one quantity whose intervals are disjoint makes the algorithm, and the report,
+``inconsistent``. *Identical?* The same policy on the same hardware runs the same floating point, so
+it must give the same numbers to 1e-9; on other hardware (fields named) it need not.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +17,14 @@ import math
 import shutil
 from pathlib import Path
 
+from bot_repro.analysis.load import read_config
+from bot_repro.analysis.stats import wilson_interval
+
 REPO = Path(__file__).resolve().parents[2]
+# each headline quantity and the summary entry it is read from
+SOURCE = {"steps to threshold": "to_threshold", "speed-up (steps)": "speedup", "final": "final",
+          "crossed seeds": "crossed", "collapsed seeds": "collapsed"}
+THREADS_KEY = "resources.torch_threads"  # the thread count a run sets (run.json records the default at start)
 
 
 def committed_dir(experiment: str) -> Path:
@@ -16,50 +32,156 @@ def committed_dir(experiment: str) -> Path:
     return REPO / "results" / ("mini" if experiment == "mini_demo" else f"mini_study/{experiment}")
 
 
-def _final(entry: dict | None) -> tuple[float | None, float | None, float | None]:
-    f = (entry or {}).get("final") or {}
-    return f.get("mean"), f.get("ci_low"), f.get("ci_high")
+def machines(run_dirs) -> list[dict]:
+    """Which machine made which runs: one entry per distinct ``run.json`` ``hardware`` record
+    (``{"hardware": {...}, "runs": [folder names]}``), the thread count taken from the run's
+    ``resources.torch_threads`` where it sets one. Runs from before hardware was recorded in full
+    share the record they have (possibly only ``cpu_count``)."""
+    groups: dict[str, dict] = {}
+    for run_dir in sorted({Path(d) for d in run_dirs}):
+        info_file = run_dir / "run.json"
+        hw = dict(json.loads(info_file.read_text()).get("hardware") or {}) if info_file.exists() else {}
+        threads = (read_config(run_dir) or {}).get(THREADS_KEY)
+        if threads:
+            hw["torch_threads"] = threads
+        entry = groups.setdefault(json.dumps(hw, sort_keys=True), {"hardware": hw, "runs": []})
+        entry["runs"].append(run_dir.name)
+    return list(groups.values())
 
 
-def _close(a, b) -> bool:
-    return a is not None and b is not None and math.isclose(a, b, rel_tol=0.0, abs_tol=1e-9)
+def hardware_differences(new: dict, committed: dict) -> tuple[list[str], list[str]] | None:
+    """(fields whose values differ, fields only one side records) between the two summaries'
+    machines; None when either summary records no machines."""
+    a, b = (new.get("meta") or {}).get("machines"), (committed.get("meta") or {}).get("machines")
+    if not a or not b:
+        return None
+    values = lambda ms, k: {json.dumps(m["hardware"].get(k)) for m in ms}  # noqa: E731
+    keys = lambda ms: {k for m in ms for k in m["hardware"]}  # noqa: E731
+    both, either = keys(a) & keys(b), keys(a) | keys(b)
+    return sorted(k for k in both if values(a, k) != values(b, k)), sorted(either - both)
+
+
+def _fmt(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v:.3g}" if isinstance(v, float) and abs(v) >= 10 else (f"{v:.3f}" if isinstance(v, float) else str(v))
+
+
+def _count(entry: dict, key: str) -> tuple[int, int] | None:
+    node = entry.get(key) or {}
+    k = node.get("n_collapsed" if key == "collapsed" else "n_crossed")
+    return None if k is None or node.get("n_runs") is None else (int(k), int(node["n_runs"]))
+
+
+def headline(entry: dict) -> dict[str, tuple | None]:
+    """The quantities the comparison judges, each (value, low, high, text) or None when the summary
+    lacks it: steps to the threshold, speed-up vs the baseline (steps), final value, crossed and
+    collapsed seeds (value: the count over runs, interval: Wilson on the share)."""
+    out: dict[str, tuple | None] = {}
+    for name, node, key in (("steps to threshold", (entry.get("to_threshold") or {}).get("step"), "mean"),
+                            ("speed-up (steps)", (entry.get("speedup") or {}).get("step"), "ratio"),
+                            ("final", entry.get("final"), "mean")):
+        v = (node or {}).get(key)
+        lo, hi = (node or {}).get("ci_low"), (node or {}).get("ci_high")
+        lo, hi = (v if lo is None else lo), (v if hi is None else hi)  # one seed: the point itself
+        out[name] = None if v is None else (v, lo, hi, f"{_fmt(v)} [{_fmt(lo)}, {_fmt(hi)}]")
+    for name, key in (("crossed seeds", "crossed"), ("collapsed seeds", "collapsed")):
+        kn = _count(entry, key)
+        if kn is None:
+            out[name] = None
+            continue
+        lo, hi = wilson_interval(*kn)
+        out[name] = (kn[0] / kn[1] if kn[1] else math.nan, lo, hi, f"{kn[0]}/{kn[1]} [{_fmt(lo)}, {_fmt(hi)}]")
+    return out
+
+
+def _step0_interval(summary: dict) -> tuple | None:
+    """Step-0 held-out success with its bootstrap interval over runs (the runs share the policy and
+    differ in their sampling), or None for a summary that does not record it."""
+    ci = (summary.get("step0") or {}).get("success_ci")
+    v = summary.get("step0_success")
+    if v is None or not ci:
+        return None
+    return (v, ci[0], ci[1], f"[{_fmt(ci[0])}, {_fmt(ci[1])}]")
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    (_, la, ha, _), (_, lb, hb, _) = a, b
+    if None in (la, ha, lb, hb) or any(math.isnan(x) for x in (la, ha, lb, hb)):
+        return a[0] == b[0]
+    return la <= hb and lb <= ha
+
+
+def _identical(new: dict, committed: dict) -> bool:
+    """Every headline number and the step-0 numbers equal to 1e-9 (counts exactly)."""
+    keys = ("policy_hash", "step0_success", "step0_pass@8", "step0_identical_group_share")
+    close = lambda x, y: x == y or (isinstance(x, float) and isinstance(y, float) and math.isclose(x, y, abs_tol=1e-9))  # noqa: E731
+    if not all(close(new.get(k), committed.get(k)) for k in keys):
+        return False
+    ours = {g["label"]: headline(g) for g in new.get("groups", [])}
+    theirs = {g["label"]: headline(g) for g in committed.get("groups", [])}
+    if set(ours) != set(theirs):
+        return False
+    # a quantity an older summary does not record at all (e.g. collapsed seeds) is not compared
+    recorded = lambda label, name: all(SOURCE[name] in g for g in (*new["groups"], *committed["groups"]) if g["label"] == label)  # noqa: E731
+    return all(close(None if a is None else a[0], None if b is None else b[0])
+               for label in ours for (name, a), b in zip(ours[label].items(), theirs[label].values())
+               if recorded(label, name))
 
 
 def compare(new: dict, committed: dict | None) -> list[str]:
-    """Lines setting this report's numbers beside the committed ones: per algorithm (group label)
-    the final held-out value with its interval, seeds that crossed the threshold, and a verdict
-    ``same`` (equal to 1e-9), ``within intervals`` (each mean inside the other's interval) or
-    ``DIFFERS``; first the step-0 policy and its numbers."""
+    """Lines judging this report against the committed one (module docstring): the step-0 policy,
+    then per algorithm every headline quantity here and committed with ``consistent`` /
+    ``INCONSISTENT``, a verdict line, and the exact-identity line naming differing hardware fields."""
     if committed is None:
         return ["no committed summary to compare with"]
-    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
     lines = []
     for key in ("policy_hash", "step0_success", "step0_pass@8", "step0_identical_group_share"):
         a, b = new.get(key), committed.get(key)
-        same = a == b if key == "policy_hash" or a is None or b is None else _close(a, b)
-        lines.append(f"{key:28s} here {fmt(a):>18s}   committed {fmt(b):>18s}   {'same' if same else 'DIFFERS'}")
+        lines.append(f"{key:28s} here {_fmt(a):>18s}   committed {_fmt(b):>18s}   {'same' if a == b else 'differs'}")
+    a, b = _step0_interval(new), _step0_interval(committed)
+    if a and b:
+        lines.append(f"{'step0_success 95% CI':28s} here {a[3]:>18s}   committed {b[3]:>18s}   "
+                     + ("consistent" if _overlap(a, b) else "INCONSISTENT"))
     ours = {g["label"]: g for g in new.get("groups", [])}
     theirs = {g["label"]: g for g in committed.get("groups", [])}
-
-    def cell(entry):
-        m, lo, hi = _final(entry)
-        crossed = ((entry or {}).get("to_threshold") or {}).get("step") or {}
-        return f"{fmt(m)} [{fmt(lo)}, {fmt(hi)}] crossed {crossed.get('n_crossed', '?')}/{crossed.get('n_runs', '?')}"
-
-    lines.append(f"{'algorithm':14s} {'here: final [95% CI]':36s} {'committed: final [95% CI]':36s} verdict")
+    bad: list[str] = []
+    lines.append(f"{'algorithm':12s} {'quantity':20s} {'here [95% CI]':28s} {'committed [95% CI]':28s} judged")
     for label in sorted(set(ours) | set(theirs)):
-        a, b = ours.get(label), theirs.get(label)
-        if a is None or b is None:
-            verdict = "only here" if b is None else "only committed"
-        else:
-            (ma, la, ha), (mb, lb, hb) = _final(a), _final(b)
-            if _close(ma, mb):
-                verdict = "same"
-            elif None not in (ma, la, ha, mb, lb, hb) and lb <= ma <= hb and la <= mb <= ha:
-                verdict = "within intervals"
+        if label not in ours or label not in theirs:
+            lines.append(f"{label:12s} {'only here' if label in ours else 'only committed'}")
+            continue
+        mine, other = headline(ours[label]), headline(theirs[label])
+        for name in mine:
+            a, b = mine[name], other[name]
+            if a is None and b is None:
+                continue
+            if a is None or b is None:
+                judged = "not comparable (one side has none)"
             else:
-                verdict = "DIFFERS"
-        lines.append(f"{label:14s} {cell(a) if a else '-':36s} {cell(b) if b else '-':36s} {verdict}")
+                judged = "consistent" if _overlap(a, b) else "INCONSISTENT"
+            if judged == "INCONSISTENT":
+                bad.append(f"{label} {name}")
+            lines.append(f"{label:12s} {name:20s} {a[3] if a else 'n/a':28s} {b[3] if b else 'n/a':28s} {judged}")
+    lines.append("statistically: " + (f"INCONSISTENT with the committed run on {', '.join(bad)}" if bad else
+                                      "consistent with the committed run (every interval overlaps)"))
+    hw = hardware_differences(new, committed)
+    differs, one_sided = hw if hw else (None, [])
+    unknown = f"; only one side records {', '.join(one_sided)}" if one_sided else ""
+    if _identical(new, committed):
+        lines.append("exactly: identical numbers" + ("" if differs is None else
+                     f" (hardware: {', '.join(differs) + ' differ' if differs else 'the same'}{unknown})"))
+    elif differs is None:
+        lines.append("exactly: numbers differ; one side records no hardware, so whether they should be identical is unknown")
+    elif differs:
+        lines.append(f"exactly: numbers differ, as they may: the hardware differs in {', '.join(differs)}{unknown}")
+    elif one_sided:
+        lines.append(f"exactly: numbers differ; the recorded hardware agrees, but only one side records {', '.join(one_sided)}, "
+                     "so whether they should be identical is unknown")
+    elif new.get("policy_hash") == committed.get("policy_hash"):
+        lines.append("exactly: numbers differ ON THE SAME POLICY AND HARDWARE: they should be identical (a reproducibility bug)")
+    else:
+        lines.append("exactly: numbers differ: same hardware but another step-0 policy")
     return lines
 
 

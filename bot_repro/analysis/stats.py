@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from bot_repro.analysis.bootstrap import bootstrap_ci, ratio_of_means_ci
 from bot_repro.analysis.load import X_COLUMNS, metrics_of
@@ -32,6 +33,7 @@ DIRECTIONS = ("above", "below")
 __all__ = [
     "aggregate_curves",
     "bootstrap_ci",
+    "collapsed_runs",
     "crossings_per_run",
     "final_values",
     "first_crossing",
@@ -41,6 +43,7 @@ __all__ = [
     "smooth",
     "speedup_vs",
     "steps_to_threshold",
+    "wilson_interval",
 ]
 
 
@@ -337,3 +340,36 @@ def final_values(df: pd.DataFrame, metric: str, group_by: GroupBy, final_window:
         last = int(tail["step"].iloc[-1]) if len(tail) else None
         out.append({**key, "run_id": run_id, "final": final, "last_step": last})
     return pd.DataFrame(out, columns=[*cols, "run_id", "final", "last_step"])
+
+
+def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``k``/``n`` (e.g. seeds that collapsed): unlike the
+    bootstrap over runs it stays informative at 0/n and n/n. ``n == 0`` -> ``(nan, nan)``."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if n < 0 or not 0 <= k <= max(n, 0):
+        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}")
+    if n == 0:
+        return (np.nan, np.nan)
+    z = float(norm.ppf(0.5 + confidence / 2))
+    p, z2 = k / n, z * z
+    centre, half = (p + z2 / (2 * n)) / (1 + z2 / n), z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # the closed forms at k = 0 and k = n are exactly 0 and 1; the subtraction leaves rounding dust
+    return (0.0 if k == 0 else float(centre - half), 1.0 if k == n else float(centre + half))
+
+
+def collapsed_runs(df: pd.DataFrame, metric: str, group_by: GroupBy, fraction: float = 0.5) -> pd.DataFrame:
+    """One row per run: group columns, ``run_id``, ``first``, ``final`` and ``collapsed``: the run's
+    last raw value is below ``fraction`` x its first one (it ends worse than it started by that much;
+    a dip it recovers from does not count). Count with ``wilson_interval``."""
+    if not 0 < fraction < 1:
+        raise ValueError(f"collapse fraction must be in (0, 1), got {fraction!r}")
+    cols = _group_list(group_by)
+    out = []
+    for key, run_id, rows in _metric_runs(df, metric, cols):
+        vals = rows["value"].to_numpy(dtype=float)
+        vals = vals[np.isfinite(vals)]
+        first, final = (float(vals[0]), float(vals[-1])) if len(vals) else (np.nan, np.nan)
+        out.append({**key, "run_id": run_id, "first": first, "final": final,
+                    "collapsed": bool(len(vals)) and final < fraction * first})
+    return pd.DataFrame(out, columns=[*cols, "run_id", "first", "final", "collapsed"])

@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import platform
+import re
 import signal
 import socket
 import subprocess
@@ -62,15 +63,57 @@ def package_versions() -> dict[str, str]:
     return out
 
 
+NUMERIC_PACKAGES = ("torch", "numpy", "tokenizers", "transformers", "trl")
+
+
+def _cpu_model() -> str | None:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, ``platform.processor()`` elsewhere)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.split(":")[0].strip() in ("model name", "Processor", "cpu model"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def _torch_build(torch) -> dict[str, object]:
+    """What decides torch's CPU floating point: the vector kernels it dispatches to (capability),
+    the BLAS and oneDNN builds (from ``torch.__config__.show()``) and the intra-op thread count."""
+    shown = torch.__config__.show()
+    line = lambda pattern: next((m.group(1).strip() for m in [re.search(pattern, shown)] if m), None)  # noqa: E731
+    return {
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "blas": line(r"BLAS_INFO=([^,\s]+)"),
+        "blas_version": line(r"(Intel\(R\) oneAPI Math Kernel Library Version [^\n]*?)(?: for |\n)")
+        or line(r"- (OpenBLAS[^\n]*)"),
+        "onednn": line(r"(Intel\(R\) MKL-DNN v[0-9.]+)") if torch.backends.mkldnn.is_available() else None,
+        "torch_threads": torch.get_num_threads(),
+    }
+
+
 def hardware() -> dict[str, object]:
-    info: dict[str, object] = {"cpu_count": os.cpu_count(), "machine": platform.machine(), "system": platform.system()}
+    """The machine a run's numbers come from: CPU model, core count, torch's CPU kernels, BLAS and
+    oneDNN builds, thread count, the numeric packages' versions, the kernel-pinning environment
+    (``ATEN_CPU_CAPABILITY``, ``MKL_CBWR``) and GPUs. Two runs with the same policy and the same
+    fields here should give identical numbers; ``bot_repro.analysis.committed`` names what differs."""
+    info: dict[str, object] = {"cpu_model": _cpu_model(), "cpu_count": os.cpu_count(),
+                               "machine": platform.machine(), "system": platform.system()}
     try:
         import torch
 
+        info.update(_torch_build(torch))
         if torch.cuda.is_available():
             info["gpus"] = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
     except ImportError:
         pass
+    for name in NUMERIC_PACKAGES:
+        try:
+            info[f"{name}_version"] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            info[f"{name}_version"] = None
+    for var in ("ATEN_CPU_CAPABILITY", "MKL_CBWR"):
+        info[var] = os.environ.get(var)
     return info
 
 

@@ -62,25 +62,27 @@ def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
     analyse("mini_demo", sweep, report, "test", wall_s=1.0)
     new = json.loads((report / "summary.json").read_text())
 
-    # against itself: every line says same
+    # against itself: the step-0 lines say same, every quantity is consistent, the numbers identical
     lines = committed.compare(new, new)
-    assert lines[-1].startswith("grpo") and lines[-1].endswith(" same")
     assert all(line.endswith("same") for line in lines[:4])
-    # a committed report with other numbers and another policy
+    assert [line for line in lines if line.startswith("grpo ")] and "INCONSISTENT" not in "\n".join(lines)
+    assert lines[-1] == "exactly: identical numbers (hardware: the same)"
+    assert new["meta"]["machines"][0]["hardware"]["cpu_capability"] and new["groups"][0]["collapsed"]["n_runs"] == 2
+    # a committed report with a disjoint final value, another policy and another CPU
     other = json.loads(json.dumps(new))
     other["policy_hash"] = "other"
+    other["meta"]["machines"][0]["hardware"]["cpu_model"] = "another CPU"
     g = other["groups"][0]["final"]
-    g["mean"], g["ci_low"], g["ci_high"] = 0.9, 0.85, 0.95
+    g["mean"], g["ci_low"], g["ci_high"] = 2.0, 1.9, 2.1
     other["groups"].append({**other["groups"][0], "label": "bot_grpo"})
     lines = committed.compare(new, other)
-    assert lines[0].startswith("policy_hash") and lines[0].endswith("DIFFERS")
-    verdicts = {line.split()[0]: line.rsplit(" ", 2)[-2:] for line in lines[5:]}
-    assert verdicts["grpo"][-1] == "DIFFERS" and " ".join(verdicts["bot_grpo"]) == "only committed"
-    g["mean"], g["ci_low"], g["ci_high"] = new["groups"][0]["final"]["mean"] + 1e-3, -1.0, 2.0
-    new_final = json.loads(json.dumps(new))
-    new_final["groups"][0]["final"]["ci_low"], new_final["groups"][0]["final"]["ci_high"] = -1.0, 2.0
-    grpo_line = next(line for line in committed.compare(new_final, other) if line.startswith("grpo "))
-    assert grpo_line.endswith("within intervals")
+    assert lines[0].startswith("policy_hash") and lines[0].endswith("differs")
+    assert next(line for line in lines if line.startswith("grpo ") and " final " in line).endswith("INCONSISTENT")
+    assert any(line.startswith("bot_grpo") and "only committed" in line for line in lines)
+    assert lines[-2] == "statistically: INCONSISTENT with the committed run on grpo final"
+    assert lines[-1] == "exactly: numbers differ, as they may: the hardware differs in cpu_model"
+    g["ci_low"], g["ci_high"] = -1.0, 2.1  # overlapping intervals: consistent, though not identical
+    assert committed.compare(new, other)[-2].startswith("statistically: consistent")
     assert committed.compare(new, None) == ["no committed summary to compare with"]
 
     # the demo prints the comparison with the committed folder, and publishing is a separate step
@@ -97,7 +99,7 @@ def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
     assert (committed_folder / "mini_demo.png").exists() and (committed_folder / "runs" / "grpo_s0" / "metrics.jsonl").exists()
     committed.print_comparison(report, "mini_demo")
     printed = capsys.readouterr().out
-    assert "grpo" in printed and "DIFFERS" not in printed and "publish" in printed
+    assert "grpo" in printed and "INCONSISTENT" not in printed and "publish" in printed
     elsewhere = tmp_path / "elsewhere"
     study.main(["publish", str(report), "--to", str(elsewhere)])
     assert (elsewhere / "summary.json").exists()

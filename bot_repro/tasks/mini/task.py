@@ -17,10 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.mini.checker import check, solution
-from bot_repro.tasks.mini.warm_start import supervised_warm_start
+from bot_repro.tasks.mini.shipped import shipped_policy
+from bot_repro.tasks.mini.warm_start import sample_completions, supervised_warm_start
 
 SYSTEM = "Close every open tag of the document, innermost first. Answer with the closing tags only."
 
@@ -43,6 +47,10 @@ class MiniParams:
     warm_start_val: int = 64  # training prompts the progress lines sample (never trained on)
     warm_start_seed: int = 0  # one warm-started policy shared by every run seed, like a base model
     warm_start_threads: int = 1  # torch threads during the warm start (fixed: the policy must not depend on the machine)
+    warm_start_source: str = "shipped"  # shipped: the policy in the package when one matches (shipped.py); build: train it here
+
+
+WARM_START_SOURCES = ("shipped", "build")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -86,6 +94,8 @@ class MiniTask(Task):
         if not 0 <= self.p.warm_start_decay_steps <= self.p.warm_start_steps:
             raise ConfigError(f"task.params.warm_start_decay_steps={self.p.warm_start_decay_steps} must be in "
                               f"[0, warm_start_steps={self.p.warm_start_steps}]")
+        if self.p.warm_start_source not in WARM_START_SOURCES:
+            raise ConfigError(f"task.params.warm_start_source={self.p.warm_start_source!r}; allowed: {', '.join(WARM_START_SOURCES)}")
         if self.p.min_open < 1 or self.p.max_open < self.p.min_open:
             raise ConfigError(f"task.params min_open={self.p.min_open}, max_open={self.p.max_open}: "
                               "need 1 <= min_open <= max_open")
@@ -122,17 +132,43 @@ class MiniTask(Task):
                 out[f"pass@{k}"] = sum(pass_at_k(len(fs), sum(fs), k) for fs in flags) / len(flags)
         return out
 
+    def held_out_check(self, model_dir: Path, n_samples: int = 8, max_new_tokens: int = 16, seed: int = 0) -> dict:
+        """Step 0 of a policy without a training run: ``evaluate`` on the held-out rows with
+        ``n_samples`` samples each (the mini trainer's eval: 8 samples, 16 tokens, temperature 1),
+        plus ``identical_group_share``, the share of prompts whose samples all succeed or all fail
+        (what step 1's groups of that size see, estimated on the held-out prompts)."""
+        torch.manual_seed(seed)
+        tok = AutoTokenizer.from_pretrained(model_dir)
+        model = AutoModelForCausalLM.from_pretrained(model_dir)
+        _, test = self.datasets()
+        completions = sample_completions(model, tok, test, n_samples, max_new_tokens)
+        out = self.evaluate(completions, test)
+        flags = [{check(r["document"], c).success for c in cs} for r, cs in zip(test, completions)]
+        out["identical_group_share"] = sum(len(f) == 1 for f in flags) / max(1, len(flags))
+        return out
+
     def tokenizer_corpus(self) -> list[str]:
         """Texts the tiny tokenizer is trained on: documents, solutions and the prompt words."""
         train, test = self.datasets()
         docs = [r["document"] for r in train[:500]]
         return [SYSTEM] + docs + [solution(d) for d in docs]
 
+    def warm_start_key(self, model_dir: Path) -> str:
+        """The warm start's name: a hash of the tiny model's build name (its corpus and sizes) and
+        every task parameter but ``warm_start_source``; the same on every machine and checkout path."""
+        params = {k: v for k, v in self.p.__dict__.items() if k != "warm_start_source"}
+        key = json.dumps([Path(model_dir).name, params], sort_keys=True, default=str)
+        return "mini-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
     def warm_start(self, model_dir: Path, cache: Path, seed: int, progress=None) -> Path:
+        """The shipped policy for this config (``warm_start_source=shipped`` and one ships), else the
+        warm start trained here and cached under ``cache``."""
         if not self.p.warm_start:
             return Path(model_dir)
-        key = json.dumps([str(model_dir), self.p.__dict__], sort_keys=True, default=str)
-        out = Path(cache) / ("mini-" + hashlib.sha256(key.encode()).hexdigest()[:16])
+        key = self.warm_start_key(model_dir)
+        if self.p.warm_start_source == "shipped" and (path := shipped_policy(key)) is not None:
+            return path
+        out = Path(cache) / key
         if (out / "warm_start.json").exists():
             return out
         train, _ = self.datasets()

@@ -79,7 +79,8 @@ def _prompt_ids(tok, row) -> list[int]:
 
 
 @torch.no_grad()
-def sampled_success(model, tok, rows, n: int = 4, max_new_tokens: int = 24) -> float:
+def sample_completions(model, tok, rows, n: int = 4, max_new_tokens: int = 24) -> list[list[str]]:
+    """``n`` completions per row, sampled at temperature 1 (the model is left in train mode)."""
     model.eval()
     tok.padding_side = "left"
     prompts = [tok.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True) for r in rows]
@@ -89,8 +90,13 @@ def sampled_success(model, tok, rows, n: int = 4, max_new_tokens: int = 24) -> f
         pad_token_id=tok.pad_token_id,
     )
     texts = tok.batch_decode(out[:, enc["input_ids"].shape[1] :], skip_special_tokens=True)
-    ok = [check(rows[i // n]["document"], t).success for i, t in enumerate(texts)]
     model.train()
+    return [texts[i * n : (i + 1) * n] for i in range(len(rows))]
+
+
+def sampled_success(model, tok, rows, n: int = 4, max_new_tokens: int = 24) -> float:
+    ok = [check(r["document"], t).success for r, ts in zip(rows, sample_completions(model, tok, rows, n, max_new_tokens))
+          for t in ts]
     return sum(ok) / len(ok)
 
 
