@@ -41,10 +41,13 @@ function oxlintName(rule) {
 const SEVERITY = { 0: "off", 1: "warn", 2: "error", off: "off", warn: "warn", error: "error" };
 const ENABLED = Object.entries(RULES).filter(([rule, level]) => SEVERITY[level] !== "off" && !(rule in NOT_IN_OXLINT));
 export const ESLINT_TO_OXLINT = Object.fromEntries(ENABLED.map(([rule]) => [rule, oxlintName(rule)]));
-// oxlint's diagnostic code, e.g. "eslint(no-unused-vars)" -> the ESLint rule name.
-const FROM_CODE = Object.fromEntries(ENABLED.map(([rule]) => {
+// oxlint's diagnostic code, e.g. "eslint(no-unused-vars)" or "react-hooks(rules-of-hooks)" (it
+// names the hooks rules by ESLint's plugin) -> the ESLint rule name.
+const FROM_CODE = Object.fromEntries(ENABLED.flatMap(([rule]) => {
   const [plugin, name] = oxlintName(rule).split("/");
-  return [`${plugin}(${name})`, rule];
+  const codes = [[`${plugin}(${name})`, rule]];
+  if (rule.startsWith("react-hooks/")) codes.push([`react-hooks(${name})`, rule]);
+  return codes;
 }));
 
 const CONFIG = {
