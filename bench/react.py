@@ -180,7 +180,8 @@ def render_rate(components, rounds: int) -> dict:
         assets = pool.vendor()
         answers = pool.check(codes, langs=langs)
     pages = [page_of(a) for a in answers]
-    with Renderer(assets["vendor_js"], assets["tailwind_js"], pages=2 * cores, chunks=assets["chunks"]) as renderer:
+    with Renderer(assets["vendor_js"], assets["tailwind_js"], pages=2 * cores, chunks=assets["chunks"],
+                  timeout_s=RENDER_TIMEOUT_S) as renderer:
         renderer.render(pages[:4])  # warm-up
         cpu0 = cpu_seconds([os.getpid()])  # this process, Playwright's driver and Chromium (the pool is closed)
         start = time.perf_counter()

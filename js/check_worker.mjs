@@ -393,7 +393,17 @@ async function checkItem(slot, code, prep, opts, linted) {
   let diagnostics;
   let primary = null; // the parse error that explains the rest
   if (prep.syntax.length || page.js === null) {
-    primary = primaryParseError(prep.syntax, page.diagnostics, code, prep.sourceFile);
+    // Which line a parse error is on follows Babel's report (its closing-tag errors name a
+    // different tag than esbuild's), so both transpilers penalise the same line: Babel runs only
+    // on the samples esbuild rejects.
+    let reported = page.diagnostics;
+    if (page.js === null && opts.transpiler === "esbuild") {
+      const tb = performance.now();
+      const babelReport = babelPage(code);
+      if (babelReport.js === null) reported = babelReport.diagnostics;
+      timings.transpile_ms += performance.now() - tb;
+    }
+    primary = primaryParseError(prep.syntax, reported, code, prep.sourceFile);
     diagnostics = [primary];
     if (page.js === null) stage = "transpile";
     else if (opts.typecheck === "fail" && prep.ts) stage = "typecheck";

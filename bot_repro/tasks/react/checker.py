@@ -108,8 +108,10 @@ class CheckOutcome:
     """Everything the reward, the evaluation and the gallery need about one response.
 
     Diagnostic dicts: {"line" (0-indexed code line or None), "col", "severity" ("fatal" | "error"
-    | "warning"), "source" ("tsc" | "babel" | "esbuild" | "bundle" | "runtime" | "eslint"), "rule",
-    "message"}. ``compiler`` holds every non-ESLint diagnostic (each flagged line: -1), page errors
+    | "warning"), "source" ("tsc" | "babel" | "esbuild" | "bundle" | "runtime" | "eslint" | "oxlint"),
+    "rule" (the linters' messages carry ESLint's rule names either way), "message"}. ``eslint``
+    holds the linter's messages (ESLint's or oxlint's; the reward weighs them as SPEC's ESLint
+    terms); ``compiler`` holds every other diagnostic (each flagged line: -1), page errors
     included; ``console`` holds console errors (not penalised, unless strict mode failed on them).
     ``blank``: the screenshot shows nothing (None: no screenshot).
     """
