@@ -7,9 +7,10 @@ each pool first checks ``--warm-rounds`` copies of the corpus (V8 needs a few hu
 optimise TypeScript, Babel and ESLint), then the timed copies; each rate is that of the median of
 ``--repeats`` fresh pools, one worker per core.
 
-Keys: compile_lint_pool_per_s (the task's default checks: Babel, TypeScript type errors as
-penalties, bundling against the allowed libraries, ESLint; goal >= 20 on 2 cores) and the same for
-other settings (where the time goes); cpu_ms_per_sample (CPU time of the workers and their
+Keys: compile_lint_pool_per_s (the task's default checks: esbuild, TypeScript type errors as
+penalties, bundling against the allowed libraries, oxlint; goal >= 20 on 2 cores) and the same for
+other settings (``_paper``: Babel and ESLint, the paper's toolchain; the others show where the time
+goes); cpu_ms_per_sample (CPU time of the workers and their
 TypeScript servers per sample: what the rate would be on idle cores, 1000 * cores / cpu_ms);
 stage_median_ms_per_100_lines; compile_lint_spawn_per_s (one Node process per sample);
 render_per_s (screenshots/s, 2 pages per core; goal >= 4) with its stage split; peak_rss_mib (this
@@ -18,6 +19,10 @@ since a shared machine makes every rate lower (``loaded`` is true when the 1-min
 exceeded the core count at either end). ``acceptance``: with the default checks, how many valid
 components compile and render non-blank, how many mutants behave as their kind says, and what
 share of the penalised lines the mutations added fall on the fault line (issue #12).
+``verdict_agreement`` / ``line_agreement`` (issue #25; details in ``agreement``): the default
+checks against the paper's toolchain on the same corpus and mutants, renders included: the share
+of samples with the same compile verdict (goal 1.0) and the overlap of the linters' penalised
+(line, severity) marks (goal >= 0.98). The arguments used are recorded under ``args``.
 """
 
 from __future__ import annotations
@@ -32,20 +37,26 @@ import time
 from pathlib import Path
 
 from bot_repro.tasks.react.checker import CheckOptions, ReactChecker, is_blank_png, page_of
-from bot_repro.tasks.react.mutants import check_corpus, load_corpus
+from bot_repro.tasks.react.mutants import agreement, check_corpus, load_corpus
 from bot_repro.tasks.react.render import Renderer
 from bot_repro.tasks.react.workers import JS_DIR, WORKER_SCRIPT, CheckPool
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "react_realistic"
 # Name suffix -> CheckPool options; "" is the task's default (conf/task/react.yaml).
+PAPER = {"transpiler": "babel", "linter": "eslint"}
 SETTINGS = {
     "": {},
-    "_esbuild": {"transpiler": "esbuild"},
+    "_paper": PAPER,
+    "_babel": {"transpiler": "babel"},
+    "_eslint": {"linter": "eslint"},
     "_no_typecheck": {"typecheck": "off"},
-    "_no_eslint": {"eslint": False},
+    "_no_lint": {"eslint": False},
 }
-STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "css_ms", "eslint_ms", "total_ms")
+STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "css_ms", "lint_ms", "total_ms")
+# Per-sample timeout in the bench: generous, so that a loaded machine slows the rates, not the verdicts.
+TIMEOUT_S = 300.0
+RENDER_TIMEOUT_S = 60.0
 CLK = os.sysconf("SC_CLK_TCK")
 
 
@@ -125,7 +136,7 @@ def pool_rate(components, warm_rounds: int, rounds: int, **options) -> dict:
     warm, warm_langs, _ = copies(components, warm_rounds, "warm-up")
     timed, langs, lines = copies(components, rounds, "bench")
     start = time.perf_counter()
-    with CheckPool(n_workers=cores, **options) as pool:
+    with CheckPool(n_workers=cores, timeout_s=TIMEOUT_S, **options) as pool:
         startup_s = time.perf_counter() - start
         pool.check(warm, langs=warm_langs)
         cpu0 = cpu_seconds(pool.pids)
@@ -165,11 +176,12 @@ def spawn_rate(components, n: int) -> float:
 def render_rate(components, rounds: int) -> dict:
     cores = os.cpu_count() or 1
     codes, langs, _ = copies(components, rounds, "render")
-    with CheckPool(n_workers=cores) as pool:
+    with CheckPool(n_workers=cores, timeout_s=TIMEOUT_S) as pool:
         assets = pool.vendor()
         answers = pool.check(codes, langs=langs)
     pages = [page_of(a) for a in answers]
-    with Renderer(assets["vendor_js"], assets["tailwind_js"], pages=2 * cores, chunks=assets["chunks"]) as renderer:
+    with Renderer(assets["vendor_js"], assets["tailwind_js"], pages=2 * cores, chunks=assets["chunks"],
+                  timeout_s=RENDER_TIMEOUT_S) as renderer:
         renderer.render(pages[:4])  # warm-up
         cpu0 = cpu_seconds([os.getpid()])  # this process, Playwright's driver and Chromium (the pool is closed)
         start = time.perf_counter()
@@ -198,8 +210,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3, help="fresh pools per setting; the median rate is kept")
     parser.add_argument("--render-rounds", type=int, default=2, help="copies of the corpus rendered")
     parser.add_argument("--spawn-samples", type=int, default=6)
-    parser.add_argument("--settings", nargs="*", default=list(SETTINGS), help="setting suffixes to run")
-    parser.add_argument("--no-acceptance", action="store_true", help="skip the corpus and mutant verdicts")
+    parser.add_argument("--settings", nargs="*", default=list(SETTINGS), help="setting suffixes to run ('' first)")
+    parser.add_argument("--no-acceptance", action="store_true",
+                        help="skip the corpus and mutant verdicts and the agreement with the paper's toolchain")
     args = parser.parse_args(argv)
     components = load_corpus(CORPUS)
     sizes = sorted(c.n_lines for c in components)
@@ -210,8 +223,9 @@ def main(argv: list[str] | None = None) -> None:
         "corpus_jsx": sum(c.lang == "jsx" for c in components), "corpus_median_lines": statistics.median(sizes),
         "corpus_max_lines": sizes[-1], "n_samples_pool": args.rounds * len(components),
         "n_warm_up_samples_pool": args.warm_rounds * len(components), "repeats": args.repeats,
-        "versions": worker_versions(),
+        "versions": worker_versions(), "args": {k: v for k, v in vars(args).items() if k != "out"},
     }
+    started = time.perf_counter()
     with PeakRss() as mem:
         for suffix in args.settings:
             runs = [pool_rate(components, args.warm_rounds, args.rounds, **SETTINGS[suffix])
@@ -230,11 +244,17 @@ def main(argv: list[str] | None = None) -> None:
         result["render_per_s"] = render["per_s"]
         result["render"] = render
         if not args.no_acceptance:
-            with ReactChecker(CheckOptions()) as checker:
+            with ReactChecker(CheckOptions(check_timeout_s=TIMEOUT_S, render_timeout_s=RENDER_TIMEOUT_S)) as checker:
                 verdict = check_corpus(checker, components)
             result["acceptance"] = {**verdict.summary(), "misbehaving": verdict.problems[:20],
                                     "misplaced": verdict.misplaced[:20]}
+            with ReactChecker(CheckOptions(check_timeout_s=TIMEOUT_S, render_timeout_s=RENDER_TIMEOUT_S, **PAPER)) as checker:
+                paper = check_corpus(checker, components)
+            result["agreement"] = agreement(verdict, paper)
+            result["verdict_agreement"] = result["agreement"]["verdict_agreement"]
+            result["line_agreement"] = result["agreement"]["line_agreement"]
     result["pool_over_spawn"] = result["compile_lint_pool_per_s"] / result["compile_lint_spawn_per_s"]
+    result["bench_wall_s"] = time.perf_counter() - started
     result["peak_rss_mib"] = mem.peak_kib / 1024
     result["load_avg_1m_at_end"] = os.getloadavg()[0]
     result["loaded"] = max(result["load_avg_1m_at_start"], result["load_avg_1m_at_end"]) > cores

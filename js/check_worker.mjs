@@ -1,16 +1,17 @@
 // Persistent check worker for bot_repro's React task.
 //
-// Owns the Node side of "does this single-file React app compile" (SPEC §4): Babel (or esbuild)
-// transpiles it, it bundles against the page's local React/ReactDOM and the allowed UI libraries
-// (libs.mjs), and, for TypeScript, TypeScript 7 reports its type errors (typecheck.mjs), which are
-// line penalties by default, not failures. ESLint 9 with React and hooks rules runs on every sample
-// (lint.mjs). It speaks JSON lines: stdin gets one request per line, stdout gets one answer line
+// Owns the Node side of "does this single-file React app compile" (SPEC §4): esbuild (or Babel, the
+// paper's) transpiles it, it bundles against the page's local React/ReactDOM and the allowed UI
+// libraries (libs.mjs), and, for TypeScript, TypeScript 7 reports its type errors (typecheck.mjs),
+// which are line penalties by default, not failures. oxlint (oxlint.mjs; or ESLint 9, lint.mjs)
+// with ESLint's recommended, React and hooks rules lints every sample. It speaks JSON lines: stdin gets one request per line, stdout gets one answer line
 // per checked item (everything a library prints goes to stderr). The first stdout line is
 // {"ready": true, ...}, sent once every tool is loaded and warm.
 //
 // Requests:
 //   {"id", "op": "check", "items": [{"code", "lang"?, "delay_ms"?}], "typecheck": "penalise" | "fail" | "off",
-//    "eslint": true, "transpiler": "babel" | "esbuild", "allowed_imports": ["react", ...],
+//    "eslint": true (lint at all), "linter": "oxlint" | "eslint", "transpiler": "esbuild" | "babel",
+//    "allowed_imports": ["react", ...],
 //    "tailwind": "static" | "browser"}
 //     lang: the fence's tag. A sample is TypeScript (and type-checked) unless its fence says
 //     jsx/js/javascript or its code has no type syntax.
@@ -26,7 +27,8 @@
 // (its -0.5 is a global term) but placed on that line.
 // Items of one request share one TypeScript snapshot (each sample stays its own module); only
 // TypeScript samples with valid syntax are loaded into it.
-// Line numbers in answers are 0-indexed lines of the item's code.
+// Line numbers in answers' fields are 0-indexed lines of the item's code (reason strings, made in
+// Python, say 1-based lines). Absent options take the defaults of DEFAULTS (Python always sends them).
 // `node check_worker.mjs --once` answers a single request and exits (the one-process-per-sample
 // baseline of the benchmark).
 
@@ -37,6 +39,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { BatchTypeChecker, TS_NATIVE_VERSION } from "./typecheck.mjs";
 import { ESLINT_VERSION, makeLinter } from "./lint.mjs";
+import { OXLINT_VERSION, makeOxlint } from "./oxlint.mjs";
 import { Libraries, PAGE_MODULES, PROVIDABLE } from "./libs.mjs";
 import { TAILWIND_VERSION, tailwindCss } from "./styles.mjs";
 
@@ -57,11 +60,13 @@ const esbuild = require("esbuild");
 // Samples live at virtual paths inside js/ so module resolution finds js/node_modules/@types.
 const VIRTUAL_DIR = path.join(JS_DIR, "__virtual__");
 const JS_FENCES = new Set(["jsx", "js", "javascript"]);
-const TYPECHECK_MODES = ["penalise", "fail", "off"];
+const CHOICES = { typecheck: ["penalise", "fail", "off"], transpiler: ["esbuild", "babel"], linter: ["oxlint", "eslint"], tailwind: ["static", "browser"] };
+const DEFAULTS = { typecheck: "penalise", transpiler: "esbuild", linter: "oxlint", tailwind: "static" };
 
-const typeChecker = new BatchTypeChecker(VIRTUAL_DIR);
-const lint = makeLinter(VIRTUAL_DIR);
 const libs = new Libraries(JS_DIR);
+const typeChecker = new BatchTypeChecker(VIRTUAL_DIR, { "lucide-legacy.d.ts": libs.legacyTypes() });
+const lint = makeLinter(VIRTUAL_DIR);
+const oxlint = makeOxlint();
 
 function diag(line, col, source, rule, message, severity = "error") {
   return { line, col, severity, source, rule, message };
@@ -204,6 +209,8 @@ function bundleImports(sourceFile, allowed) {
   const chunks = new Set();
   let values = null;
   const at = (node) => sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  // names: [imported, local (null: a re-export), the node naming it]; a missing name is reported on
+  // that node's line (a multi-line import names each on its own line).
   const need = (node, spec, names, all) => {
     const r = libs.resolve(spec, allowed);
     const pos = at(node);
@@ -215,10 +222,11 @@ function bundleImports(sourceFile, allowed) {
     if (r.kind === "chunk") chunks.add(spec);
     if (r.exports !== null && !all) {
       values = values || valueNames(sourceFile);
-      for (const [imported, local] of names) {
+      for (const [imported, local, nameNode] of names) {
         if (local !== null && !values.has(local)) continue; // type-only use: Babel drops it
         if (!r.exports.has(imported)) {
-          problems.push(diag(pos.line, pos.character, "bundle", "missing-export",
+          const at_ = at(nameNode);
+          problems.push(diag(at_.line, at_.character, "bundle", "missing-export",
             imported === "default" ? `${JSON.stringify(spec)} has no default export` : `${JSON.stringify(spec)} has no export named ${JSON.stringify(imported)}`));
         }
       }
@@ -236,11 +244,11 @@ function bundleImports(sourceFile, allowed) {
       if (clause?.isTypeOnly) return;
       const names = [];
       let all = false;
-      if (clause?.name) names.push(["default", clause.name.text]);
+      if (clause?.name) names.push(["default", clause.name.text, clause.name]);
       const bindings = clause?.namedBindings;
       if (bindings && ts.isNamespaceImport(bindings)) all = true;
       if (bindings && ts.isNamedImports(bindings)) {
-        for (const el of bindings.elements) if (!el.isTypeOnly) names.push([(el.propertyName || el.name).text, el.name.text]);
+        for (const el of bindings.elements) if (!el.isTypeOnly) names.push([(el.propertyName || el.name).text, el.name.text, el.propertyName || el.name]);
       }
       need(node, node.moduleSpecifier.text, names, all);
       return;
@@ -249,7 +257,7 @@ function bundleImports(sourceFile, allowed) {
       if (node.isTypeOnly) return;
       const clause = node.exportClause;
       const names = clause && ts.isNamedExports(clause)
-        ? clause.elements.filter((e) => !e.isTypeOnly).map((e) => [(e.propertyName || e.name).text, null]) : [];
+        ? clause.elements.filter((e) => !e.isTypeOnly).map((e) => [(e.propertyName || e.name).text, null, e.propertyName || e.name]) : [];
       need(node, node.moduleSpecifier.text, names, !clause || ts.isNamespaceExport(clause));
       return;
     }
@@ -366,7 +374,8 @@ async function esbuildPage(code) {
 
 // ---------------------------------------------------------------- one item
 // `prep`: the item's parse and language, done for the whole batch before its TypeScript snapshot.
-async function checkItem(slot, code, prep, opts) {
+// `linted`: the item's oxlint messages (oxlint lints the whole batch at once), or null.
+async function checkItem(slot, code, prep, opts, linted) {
   const timings = { parse_ms: prep.parse_ms };
   const t0 = performance.now();
   const typed = slot !== null;
@@ -384,7 +393,17 @@ async function checkItem(slot, code, prep, opts) {
   let diagnostics;
   let primary = null; // the parse error that explains the rest
   if (prep.syntax.length || page.js === null) {
-    primary = primaryParseError(prep.syntax, page.diagnostics, code, prep.sourceFile);
+    // Which line a parse error is on follows Babel's report (its closing-tag errors name a
+    // different tag than esbuild's), so both transpilers penalise the same line: Babel runs only
+    // on the samples esbuild rejects.
+    let reported = page.diagnostics;
+    if (page.js === null && opts.transpiler === "esbuild") {
+      const tb = performance.now();
+      const babelReport = babelPage(code);
+      if (babelReport.js === null) reported = babelReport.diagnostics;
+      timings.transpile_ms += performance.now() - tb;
+    }
+    primary = primaryParseError(prep.syntax, reported, code, prep.sourceFile);
     diagnostics = [primary];
     if (page.js === null) stage = "transpile";
     else if (opts.typecheck === "fail" && prep.ts) stage = "typecheck";
@@ -419,12 +438,18 @@ async function checkItem(slot, code, prep, opts) {
   }
 
   const t3 = performance.now();
-  let lintMessages = opts.eslint ? lint(code) : [];
+  let lintMessages = [];
+  if (opts.eslint && opts.linter === "eslint") lintMessages = lint(code);
+  else if (opts.eslint && prep.syntax.length) {
+    // As ESLint (its parser is TypeScript's): one fatal message, nothing else linted.
+    const first = prep.syntax[0];
+    lintMessages = [{ line: first.line, col: first.col, severity: "fatal", source: "oxlint", rule: "parse", message: first.message }];
+  } else if (opts.eslint) lintMessages = linted;
   if (primary !== null) {
     lintMessages = lintMessages.map((m) => (m.severity === "fatal" && m.line !== primary.line
       ? { ...m, line: primary.line, col: primary.col, reported_line: m.line } : m));
   }
-  timings.eslint_ms = performance.now() - t3;
+  timings.lint_ms = performance.now() - t3;
   timings.total_ms = performance.now() - t0 + prep.parse_ms;
   return {
     ok: stage === null, stage, lang: prep.ts ? "ts" : "js", diagnostics, eslint: lintMessages, bundle, deps, chunks,
@@ -437,13 +462,12 @@ function options(req) {
   const unknown = allowed.filter((p) => !PROVIDABLE.includes(p));
   if (unknown.length) throw new Error(`allowed_imports names ${unknown.join(", ")}; this toolchain provides ${PROVIDABLE.join(", ")}`);
   for (const p of ["react", "react-dom"]) if (!allowed.includes(p)) throw new Error(`allowed_imports must include ${p}`);
-  return {
-    typecheck: TYPECHECK_MODES.includes(req.typecheck) ? req.typecheck : "penalise",
-    eslint: req.eslint !== false,
-    transpiler: req.transpiler === "esbuild" ? "esbuild" : "babel",
-    allowed_imports: allowed,
-    tailwind: req.tailwind === "browser" ? "browser" : "static",
-  };
+  const picked = {};
+  for (const [key, choices] of Object.entries(CHOICES)) {
+    picked[key] = req[key] ?? DEFAULTS[key];
+    if (!choices.includes(picked[key])) throw new Error(`${key}=${JSON.stringify(picked[key])}; allowed: ${choices.join(", ")}`);
+  }
+  return { ...picked, eslint: req.eslint !== false, allowed_imports: allowed };
 }
 
 async function check(req, send) {
@@ -461,12 +485,19 @@ async function check(req, send) {
   const t0 = performance.now();
   const slots = withTypeChecker(() => typeChecker.setBatch(items.map((it, i) => (typed[i] ? String(it.code ?? "") : null))));
   const snapshotMs = (performance.now() - t0) / Math.max(1, typed.filter(Boolean).length);
+  // oxlint lints the batch in one run (items with a syntax error get ESLint's one fatal message).
+  const tl = performance.now();
+  const lintable = items.map((it, i) => (preps[i].syntax.length === 0 ? String(it.code ?? "") : null));
+  const linted = opts.eslint && opts.linter === "oxlint" ? oxlint(lintable) : items.map(() => null);
+  const lintMs = (performance.now() - tl) / Math.max(1, items.length);
   for (let i = 0; i < items.length; i++) {
     // Fault injection for the pool's timeout/crash tests: hold this item before answering.
     if (items[i].delay_ms) await new Promise((r) => setTimeout(r, Number(items[i].delay_ms)));
     let answer;
     try {
-      answer = await checkItem(typed[i] ? slots[i] : null, String(items[i].code ?? ""), preps[i], opts);
+      answer = await checkItem(typed[i] ? slots[i] : null, String(items[i].code ?? ""), preps[i], opts, linted[i]);
+      answer.timings.lint_ms += lintMs;
+      answer.timings.total_ms += lintMs;
       if (typed[i]) {
         // The batch's snapshot (parsing the typed samples) is shared out over them.
         answer.timings.tsc_ms += snapshotMs;
@@ -552,7 +583,7 @@ async function main() {
   await libs.buildChunks(esbuild, pagePlugin);
   // Warm every tool once so the first real sample is not charged for lazy loading.
   await check({ items: WARM_UP.map((code) => ({ code })) }, () => {});
-  send({ ready: true, pid: process.pid, versions: { typescript: TS_NATIVE_VERSION, typescript_ast: ts.version, eslint: ESLINT_VERSION, esbuild: esbuild.version, tailwind: TAILWIND_VERSION } });
+  send({ ready: true, pid: process.pid, versions: { typescript: TS_NATIVE_VERSION, typescript_ast: ts.version, eslint: ESLINT_VERSION, oxlint: OXLINT_VERSION, esbuild: esbuild.version, tailwind: TAILWIND_VERSION } });
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time: the pool sends the next only after the last answer of this one.
   for await (const line of rl) {

@@ -13,6 +13,12 @@
 //   chunk  recharts, framer-motion: one prebuilt IIFE bundle each (esbuild, React external), loaded
 //          by a page only when its sample imports it. Built once per lockfile and cached in
 //          node_modules/.bot_repro_cache.
+// Older lucide names: lucide-react 1.x removed the brand icons (Github, Twitter, Facebook, Instagram,
+// ...) and many 0.x aliases that code written for 0.4xx/0.5xx (the models' training data) imports.
+// lucide-react-legacy (lucide-react 0.577.0, the last 0.x) is bundled too: a name 1.x lacks but
+// 0.577 exports is served with 0.577's icon data through 1.x's createLucideIcon (which takes 0.x's
+// (name, iconNode) form), and TypeScript samples see it declared (legacyTypes()). 1.x wins where
+// both have a name; `icons` (the name -> icon map) and lucide-react/icons/<file> stay 1.x only.
 // Every named import of an icon or chunk module is checked against the module's real export list,
 // as a bundler would ("No matching export"); the page modules are CommonJS, so only their runtime
 // checks them (the TypeScript check does too, for TypeScript samples).
@@ -41,9 +47,11 @@ export class Libraries {
     this.require = createRequire(path.join(jsDir, "package.json"));
     this.nm = path.join(jsDir, "node_modules");
     this.lucideDir = path.join(this.nm, "lucide-react", "dist", "esm");
+    this.legacyDir = path.join(this.nm, "lucide-react-legacy", "dist", "esm");
     this.reactIconsDir = path.join(this.nm, "react-icons");
     this._lucide = null; // export name -> icon file (absolute)
     this._lucideCanonical = null; // names of `icons` (one per icon, no aliases) -> file
+    this._legacy = null; // names only 0.577 exports -> its icon file (absolute, .js)
     this._lucideData = new Map(); // icon file -> __iconData object literal (JS source)
     this._packs = new Map(); // "react-icons/fa" -> Map(name -> function source)
     this._chunks = null; // name -> {js, exports: Set}
@@ -94,11 +102,42 @@ export class Libraries {
       if (this._lucide.size < 1000 || this._lucideCanonical.size < 1000) {
         throw new Error(`lucide-react's barrel files changed shape (${this._lucide.size} exports found); update js/libs.mjs`);
       }
+      const legacy = fs.readFileSync(path.join(this.legacyDir, "lucide-react.js"), "utf8");
+      this._legacy = new Map();
+      for (const m of legacy.matchAll(/^export \{ ([^}]*) \} from '\.\/icons\/([^']+)';$/gm)) {
+        for (const part of m[1].split(",")) {
+          const name = part.trim().replace(/^default as /, "");
+          if (!this._lucide.has(name)) this._legacy.set(name, path.join(this.legacyDir, "icons", m[2]));
+        }
+      }
+      if (!this._legacy.has("Github")) throw new Error("lucide-react-legacy has no Github icon; update js/libs.mjs");
+      for (const [name, file] of this._legacy) this._lucide.set(name, file);
     }
     return new Set([...this._lucide.keys(), ...LUCIDE_CORE, "icons"]);
   }
 
+  // The names served from lucide-react-legacy.
+  legacyNames() {
+    this.lucideExports();
+    return [...this._legacy.keys()];
+  }
+
+  // A TypeScript module augmentation declaring the legacy names (typed as any 1.x icon).
+  legacyTypes() {
+    const names = this.legacyNames().map((n) => `  export const ${n}: typeof Sun;`);
+    return ['import { Sun } from "lucide-react";', 'declare module "lucide-react" {', ...names, "}", ""].join("\n");
+  }
+
+  // The arguments of createLucideIcon for the icon in `file` (JS source): 1.x's icon data object,
+  // or for a 0.577 file its ("name", iconNode).
   lucideIconData(file) {
+    if (!this._lucideData.has(file) && file.startsWith(this.legacyDir)) {
+      const text = fs.readFileSync(file, "utf8");
+      const node = text.match(/^const __iconNode = (\[[\s\S]*?\n\]);$/m);
+      const name = text.match(/= createLucideIcon\(("[^"]+"), __iconNode\);$/m);
+      if (!node || !name) throw new Error(`cannot read the icon data of ${file}; update js/libs.mjs`);
+      this._lucideData.set(file, `${name[1]}, ${node[1]}`);
+    }
     if (!this._lucideData.has(file)) {
       let text = fs.readFileSync(file, "utf8");
       // An alias file re-exports another icon: export { default } from './other.mjs';

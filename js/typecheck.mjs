@@ -43,10 +43,12 @@ function flatten(diagnostic, indent = "") {
 
 export class BatchTypeChecker {
   // `dir` holds the virtual files; it must sit inside js/ so `react` resolves to js/node_modules.
-  constructor(dir) {
+  // `declarations`: file name -> content of .d.ts files every sample sees (e.g. legacy icon names).
+  constructor(dir, declarations = {}) {
     this.dir = dir;
     this.configPath = path.join(dir, "tsconfig.json");
     this.files = new Map(); // slot path -> current code; slots are reused batch after batch
+    this.declarations = new Map(Object.entries(declarations).map(([name, text]) => [path.join(dir, name), text]));
     this.capacity = 0;
     this.project = null;
     const inDir = (f) => path.dirname(f) === this.dir;
@@ -54,15 +56,15 @@ export class BatchTypeChecker {
       cwd: path.dirname(dir),
       fs: {
         // null: "no such file" (no fallback to the disk); undefined: read the real file system.
-        readFile: (f) => (f === this.configPath ? this.config() : inDir(f) ? this.files.get(f) ?? null : undefined),
-        fileExists: (f) => (inDir(f) ? f === this.configPath || this.files.has(f) : undefined),
+        readFile: (f) => (f === this.configPath ? this.config() : inDir(f) ? this.files.get(f) ?? this.declarations.get(f) ?? null : undefined),
+        fileExists: (f) => (inDir(f) ? f === this.configPath || this.files.has(f) || this.declarations.has(f) : undefined),
         directoryExists: (d) => (d === this.dir ? true : undefined),
       },
     });
   }
 
   config() {
-    return JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files: [...this.files.keys()] });
+    return JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files: [...this.declarations.keys(), ...this.files.keys()] });
   }
 
   // Load `codes` into the first slots (growing the slot list when needed) and empty the rest; a

@@ -280,11 +280,19 @@ def test_evaluate_and_save_writes_rollouts_screens_and_gallery(checker, tmp_path
 
 
 def _children(pid: int) -> list[int]:
+    """The worker's TypeScript servers (its child processes other than esbuild's service)."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(c) for c in f.read().split()]
+            kids = [int(c) for c in f.read().split()]
     except OSError:
         return []
+    def exe(child: int) -> str:
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                return os.path.basename(f.read().split(b"\0")[0].decode())
+        except OSError:
+            return ""
+    return [c for c in kids if exe(c) not in ("", "esbuild")]
 
 
 def test_a_dead_workers_typescript_server_is_killed_with_it():

@@ -14,8 +14,10 @@ from bot_repro.tasks.react.mutants import (
     EXPECTED_STAGES,
     KINDS,
     Component,
+    CorpusVerdict,
     Mutant,
     added_penalty_lines,
+    agreement,
     behaviour_problem,
     penalty_lines,
 )
@@ -24,7 +26,8 @@ from bot_repro.tasks.react.render import Page
 
 def test_defaults_follow_spec_and_bad_values_name_the_choices():
     o = CheckOptions()
-    assert (o.typecheck, o.render_strict, o.tailwind, o.transpiler) == ("penalise", False, "static", "babel")
+    assert (o.typecheck, o.render_strict, o.tailwind, o.transpiler, o.linter) == (
+        "penalise", False, "static", "esbuild", "oxlint")
     assert o.allowed_imports == ("react", "react-dom", "lucide-react", "react-icons", "recharts", "framer-motion")
     narrow = CheckOptions.from_dict({"allowed_imports": ["react", "react-dom"]}, "task.params.checks")
     assert narrow.allowed_imports == ("react", "react-dom") and hash(narrow) != hash(o)  # a shared_checker key
@@ -34,7 +37,7 @@ def test_defaults_follow_spec_and_bad_values_name_the_choices():
         CheckOptions.from_dict({"allowed_imports": ["lucide-react"]}, "checks")
     with pytest.raises(ConfigError, match="allowed_imports=.react. is not allowed: expected a list"):
         CheckOptions.from_dict({"allowed_imports": "react"}, "checks")
-    for key, bad in (("typecheck", "maybe"), ("tailwind", "cdn"), ("transpiler", "swc")):
+    for key, bad in (("typecheck", "maybe"), ("tailwind", "cdn"), ("transpiler", "swc"), ("linter", "jshint")):
         with pytest.raises(ConfigError, match=key):
             CheckOptions.from_dict({key: bad}, "checks")
 
@@ -107,3 +110,26 @@ def test_compile_metrics_count_blank_and_console_error_renders():
             _outcome(compiled=False, stage="transpile", png=None, blank=None)]
     m = compile_metrics([outs])
     assert m["compile_rate"] == 0.75 and m["blank_render_rate"] == 0.25 and m["console_error_rate"] == 0.25
+
+
+def _verdict(originals, outcomes, comp, mutant):
+    return CorpusVerdict([comp], originals, [mutant], outcomes, [], [], 0, [])
+
+
+def test_agreement_counts_verdicts_and_linter_marks():
+    comp = Component("a.tsx", "line0\nline1\nline2\nline3\n", "tsx")
+    mutant = Mutant(comp, "runtime_throw", "x", line=2, inserted_line=2)
+    warn = lambda line: {**_d(line, "eslint"), "severity": "warning"}  # noqa: E731
+    fast = _verdict([_outcome(eslint=[warn(1), warn(2)])], [_outcome(compiled=False, stage="render")], comp, mutant)
+    paper = _verdict([_outcome(eslint=[warn(1), _d(2, "eslint")])], [_outcome(compiled=False, stage="bundle")],
+                     comp, mutant)
+    a = agreement(fast, paper)
+    # 1 of 2 samples agrees; marks (1, warning) shared, (2, warning) vs (2, error) differ: 1 / 3
+    assert a["samples"] == 2 and a["verdict_agreement"] == 0.5
+    assert a["verdict_disagreements"] == [("a.tsx:runtime_throw", (False, "render"), (False, "bundle"))]
+    assert a["line_agreement"] == pytest.approx(1 / 3) and a["lint_marks"] == [2, 2, 1]
+    assert a["penalised_line_agreement"] == 1.0  # the same lines {1, 2}, whatever the severity
+    assert agreement(fast, fast)["verdict_agreement"] == agreement(fast, fast)["line_agreement"] == 1.0
+    other = Mutant(comp, "runtime_throw", "y", line=2, inserted_line=2)
+    with pytest.raises(ValueError, match="same components and mutants"):
+        agreement(fast, _verdict(paper.originals, paper.outcomes, comp, other))

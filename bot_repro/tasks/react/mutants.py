@@ -183,3 +183,42 @@ def check_corpus(checker, components: list[Component]) -> CorpusVerdict:
             else:
                 misplaced.append((m.component.name, m.kind, m.line, line))
     return CorpusVerdict(components, originals, mutants, outcomes, skipped, problems, on, misplaced)
+
+
+def lint_marks(outcome) -> set[tuple[int, str]]:
+    """(code line, severity) of every linter message of ``outcome`` (what the reward weighs per line)."""
+    return {(m["line"], m["severity"]) for m in outcome.eslint
+            if isinstance(m.get("line"), int) and 0 <= m["line"] < outcome.n_code_lines}
+
+
+def _jaccard(a: set, b: set) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def agreement(fast: CorpusVerdict, paper: CorpusVerdict) -> dict:
+    """How two toolchains' verdicts on the same corpus and mutants agree (issue #25).
+
+    verdict_agreement: share of samples (components and mutants) with the same compile verdict
+    (compiled, and the failing stage). line_agreement: |A & B| / |A | B| over the (sample, line,
+    severity) marks of the linters' messages; penalised_line_agreement: the same over (sample,
+    line) of every penalised line (compiler and linter). Disagreements are listed (at most 20 each).
+    """
+    if [m.code for m in fast.mutants] != [m.code for m in paper.mutants] or \
+            [c.code for c in fast.components] != [c.code for c in paper.components]:
+        raise ValueError("agreement() needs two verdicts on the same components and mutants")
+    names = [f"{c.name}:original" for c in fast.components] + [f"{m.component.name}:{m.kind}" for m in fast.mutants]
+    pairs = list(zip(names, fast.originals + fast.outcomes, paper.originals + paper.outcomes))
+    verdict = lambda o: (o.compiled, None if o.compiled else o.stage)  # noqa: E731
+    differ = [(n, verdict(a), verdict(b)) for n, a, b in pairs if verdict(a) != verdict(b)]
+    lint_a = {(n, *mark) for n, a, _ in pairs for mark in lint_marks(a)}
+    lint_b = {(n, *mark) for n, _, b in pairs for mark in lint_marks(b)}
+    pen_a = {(n, line) for n, a, _ in pairs for line in penalty_lines(a)}
+    pen_b = {(n, line) for n, _, b in pairs for line in penalty_lines(b)}
+    return {
+        "samples": len(pairs), "verdict_agreement": 1 - len(differ) / max(1, len(pairs)),
+        "verdict_disagreements": differ[:20],
+        "line_agreement": _jaccard(lint_a, lint_b), "lint_marks": [len(lint_a), len(lint_b), len(lint_a & lint_b)],
+        "lint_only_fast": sorted(lint_a - lint_b)[:20], "lint_only_paper": sorted(lint_b - lint_a)[:20],
+        "penalised_line_agreement": _jaccard(pen_a, pen_b),
+        "penalised_lines": [len(pen_a), len(pen_b), len(pen_a & pen_b)],
+    }

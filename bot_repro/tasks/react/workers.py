@@ -141,7 +141,7 @@ class CheckPool(OwnsProcesses):
     """
 
     def __init__(self, n_workers: int | None = None, timeout_s: float = 30.0, batch_size: int = 32,
-                 typecheck: str = "penalise", eslint: bool = True, transpiler: str = "babel",
+                 typecheck: str = "penalise", eslint: bool = True, linter: str = "oxlint", transpiler: str = "esbuild",
                  allowed_imports: tuple[str, ...] | list[str] = PROVIDABLE_IMPORTS, tailwind: str = "static",
                  startup_timeout_s: float = 120.0):
         missing = toolchain_missing()
@@ -150,7 +150,7 @@ class CheckPool(OwnsProcesses):
         self.n_workers = n_workers or os.cpu_count() or 1
         self.timeout_s = timeout_s
         self.batch_size = batch_size
-        self.options = {"typecheck": typecheck, "eslint": eslint, "transpiler": transpiler,
+        self.options = {"typecheck": typecheck, "eslint": eslint, "linter": linter, "transpiler": transpiler,
                         "allowed_imports": list(allowed_imports), "tailwind": tailwind}
         self.startup_timeout_s = startup_timeout_s
         self.restarts = 0
