@@ -84,6 +84,7 @@ def build_once(
         for stale in entry.parent.glob(f".{entry.name}.tmp-*"):  # left by killed builds (we hold the lock)
             shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{entry.name}.tmp-", dir=entry.parent))
+        tmp.chmod(0o755)  # mkdtemp's 0700 would hide a shared machine's cache from its other users
         try:
             build(tmp)
             (tmp / COMPLETE).write_text(json.dumps(_jsonable(meta), sort_keys=True))

@@ -32,7 +32,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
 
     ``resources_explicit``: the user chose ``resources=`` (so a hub model on the CPU preset is
     what they asked for); the CLI passes whether the override was given. ``launch_args``: the
-    command line's (task, hydra) overrides, with which a preset of several training processes is
+    command line's config overrides, with which a preset of several training processes is
     relaunched through torchrun (``bot_repro.trainer.distributed.launch``).
     """
     composed = cfg  # as Hydra saved it in .hydra/config.yaml, before the smoke blocks are merged
@@ -51,7 +51,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         if launch_args is None:
             raise ConfigError(f"resources={res.name} trains in {processes} processes: start it from the command line "
                               "(python -m bot_repro.train ..., which launches them) or under torchrun")
-        code = distributed.launch(processes, run_dir, *launch_args)
+        code = distributed.launch(processes, run_dir, launch_args)
         if code != 0:
             raise RanksFailed(f"the {processes} training processes ended with exit code {code}; see their output above "
                               f"and {run_dir / 'run.json'}")
@@ -104,7 +104,7 @@ def main(cfg: DictConfig) -> None:
     run_dir = distributed.shared_run_dir(Path(hc.runtime.output_dir))  # one folder for all ranks
     explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in hc.overrides.task)
     try:
-        run(cfg, run_dir, resources_explicit=explicit, launch_args=(list(hc.overrides.task), list(hc.overrides.hydra)))
+        run(cfg, run_dir, resources_explicit=explicit, launch_args=list(hc.overrides.task))
     except RanksFailed as exc:
         print(f"run failed: {exc}", file=sys.stderr)
         sys.exit(1)

@@ -5,7 +5,8 @@ advantages; we then replace ``advantages`` with the registry's [B, T] tensor. TR
 accepts [B, T] advantages, so clipping, sequence-level ratios (GSPO), aggregation and KL stay
 TRL's (configured through GRPOConfig fields). The group statistics are computed on the batch
 gathered from all processes, so a group whose rollouts sit on different processes is normalised
-as one group. DAPO's dynamic sampling (``DynamicSampling``) also lives here.
+as one group. DAPO's dynamic sampling (``DynamicSampling``) also lives here; it decides on the
+gathered rounds, so N ranks keep the groups one process with the whole batch would keep.
 
 Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
 The rest of the logging describes the batch that trains (after dynamic sampling drops groups),

@@ -59,17 +59,17 @@ def barrier() -> None:
         dist.barrier()
 
 
-def launch(n: int, run_dir: Path, task_overrides: list[str], hydra_overrides: list[str]) -> int:
+def launch(n: int, run_dir: Path, overrides: list[str]) -> int:
     """Run this training command as ``n`` torchrun processes into ``run_dir``; return their exit code.
 
-    The children get the same overrides, ``hydra.run.dir=run_dir`` and no Hydra output folder of
-    their own (this process already wrote ``.hydra/``). SIGTERM / SIGINT reach them through torchrun,
-    which stops every rank when one fails, so a dead rank ends the run instead of hanging it.
+    The children get the command line's config overrides (a sweep job's: its own values), with
+    ``hydra.run.dir=run_dir`` and no Hydra output folder of their own (this process already wrote
+    ``.hydra/``); Hydra's own overrides (mode, sweeper, launcher) stay here. SIGTERM / SIGINT reach
+    them through torchrun, which stops every rank when one fails: a dead rank ends the run.
     """
-    keep = [o for o in hydra_overrides if o.split("=", 1)[0].lstrip("+~") not in ("hydra.run.dir", "hydra.output_subdir")]
     cmd = [
         sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={n}",
-        "-m", "bot_repro.train", *task_overrides, *keep, f"hydra.run.dir={run_dir}", "hydra.output_subdir=null",
+        "-m", "bot_repro.train", *overrides, f"hydra.run.dir={run_dir}", "hydra.output_subdir=null",
     ]  # fmt: skip
     print(f"launching {n} training processes: {' '.join(cmd)}", flush=True)
     child = subprocess.Popen(cmd)
