@@ -142,8 +142,13 @@ def _compare(one: list[dict], two: list[dict]) -> None:
         assert a["adv"][:, :width][mask].abs().max() > 0.01, "no learning signal: the comparison would be vacuous"
         torch.testing.assert_close(b["adv"][:, :width][mask], a["adv"][:, :width][mask], rtol=1e-5, atol=1e-6)
         assert b["loss"] == pytest.approx(a["loss"], rel=1e-4, abs=1e-7)
-        torch.testing.assert_close(b["grad"], a["grad"], rtol=1e-4, atol=1e-7)
-        assert a["grad"].abs().max() > 0
+        scale = float(a["grad"].abs().max())
+        assert scale > 0
+        # float32 sums in another order (DDP averages two half-batch gradients): measured relative L2
+        # errors 1e-7..1e-6 at step 1, up to 1.1e-5 at step 2 (Adam's first step, ~lr*sign(g), turns
+        # tiny differences into weight differences); a broken gather or slice is off by 0.3-0.6
+        assert float((b["grad"] - a["grad"]).norm() / a["grad"].norm()) < 1e-4
+        torch.testing.assert_close(b["grad"], a["grad"], rtol=1e-4, atol=1e-4 * scale)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
