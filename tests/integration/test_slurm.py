@@ -171,17 +171,17 @@ def test_a_two_process_run_under_slurm(slurm_cluster, tmp_path):
     sweep = tmp_path / "sweep"
     cmd = [
         sys.executable, "-m", "bot_repro.train", "-m", "cluster=slurm_local_test", "debug=smoke", "seed=0",
-        "resources.processes=2", "resources.torch_threads=1", "hydra.launcher.cpus_per_task=2",
+        "resources=cpu_x2", "hydra.launcher.cpus_per_task=2",
         f"hydra.sweep.dir={sweep}", "experiment_name=slurm_dist_test",
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
     try:
-        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=SWEEP_TIMEOUT_S)
+        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=2 * SWEEP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         report = _diagnose(sweep)
         for array_id in _array_ids(sweep):
             subprocess.run(["scancel", array_id], check=False)
-        pytest.fail(f"the job did not finish within {SWEEP_TIMEOUT_S} s (cancelled):\n{report}")
+        pytest.fail(f"the job did not finish within {2 * SWEEP_TIMEOUT_S} s (cancelled):\n{report}")
     assert r.returncode == 0, f"job failed:\n{r.stderr[-4000:]}\n{_diagnose(sweep)}"
     (array_id,) = _array_ids(sweep)
     script = (sweep / ".submitit" / array_id / f"{array_id}_submission.sh").read_text()
