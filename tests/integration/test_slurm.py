@@ -192,9 +192,7 @@ def test_a_two_process_run_under_slurm(slurm_cluster, tmp_path):
     info = json.loads((run_dir / "run.json").read_text())
     assert (info["status"], info["steps"]) == ("completed", 2), info
     logs = "".join(p.read_text(errors="replace") for p in (sweep / ".submitit").glob("*/*_log.*"))
-    assert "launching 2 training processes" in logs
-    records = _final_records(array_id)
-    assert [(rec["JobState"], rec["ExitCode"]) for rec in records.values()] == [("COMPLETED", "0:0")], records
+    assert "launching 2 training processes" in logs and "Job completed successfully" in logs
 
 
 @pytest.mark.slurm
