@@ -167,6 +167,7 @@ class ResourcesCfg:
     timeout_min: int = checked(60, POSITIVE)
     setup: list[str] = field(default_factory=list)  # shell lines run before a Slurm job
     torch_threads: int | None = checked(None, POSITIVE)  # intra-op CPU threads per run (None: torch's default); 1 for parallel sweeps
+    processes: int | None = checked(None, POSITIVE)  # training processes on the node (None: one per GPU, less a vLLM server's; 1 on CPU)
 
 
 @dataclass(frozen=True)
@@ -287,10 +288,15 @@ def validate(cfg: DictConfig) -> RunConfig:
 
 
 def training_processes(res: ResourcesCfg) -> int:
-    """Processes that train: the launcher's WORLD_SIZE when set, else one per GPU (less the vLLM
-    server's GPU in ``vllm_mode=server``), else 1 on CPU. The one world-size source of a run."""
+    """Processes that train: the launcher's WORLD_SIZE when set, else ``resources.processes``, else one
+    per GPU (less the vLLM server's GPU in ``vllm_mode=server``), else 1 on CPU. The one world-size
+    source of a run (``bot_repro.train`` starts this many through torchrun when it is above 1)."""
     if os.environ.get("WORLD_SIZE"):
         return int(os.environ["WORLD_SIZE"])
+    if res.processes is not None:
+        if res.processes < 1:
+            raise ConfigError(f"resources.processes={res.processes} must be at least 1 (null: one per GPU)")
+        return res.processes
     if res.device != "cuda":
         return 1
     return max(1, res.gpus - (1 if res.use_vllm and res.vllm_mode == "server" else 0))

@@ -54,6 +54,7 @@ from bot_repro.analysis.study_tables import (
     training_shares,
 )
 from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
+from bot_repro.cache import cache_root
 from bot_repro.config import validate
 from bot_repro.figures import sweep
 from bot_repro.figures.runs import load_figure_runs
@@ -61,7 +62,7 @@ from bot_repro.models.fingerprint import policy_hash
 from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, draw_with_note, plot_config
 from bot_repro.tasks.base import build_task
 from bot_repro.tasks.mini import shipped
-from bot_repro.trainer.build import cache_dir, resolve_model_path
+from bot_repro.trainer.build import resolve_model_path
 from bot_repro.trainer.run_dir import hardware
 
 REPO = Path(__file__).resolve().parents[1]
@@ -123,7 +124,7 @@ def warm_start_check(experiment: str, ship: bool = False) -> dict:
     shipped_dir = shipped.POLICIES / key
     record = shipped_dir / "warm_start.json"
     shipped_hash = json.loads(record.read_text())["policy_hash"] if record.exists() else None
-    scratch = cache_dir() / "warm-check" / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    scratch = cache_root() / "warm-check" / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     built = task.warm_start(tiny, scratch, sec["seed"])
     built_hash = json.loads((built / "warm_start.json").read_text())["policy_hash"]
     verdict = ("no policy ships for this config" if shipped_hash is None else

@@ -16,19 +16,24 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from bot_repro.config import check_device, validate
+from bot_repro.config import check_device, training_processes, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges import preflight
+from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
+from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
+from bot_repro.trainer.distributed import RanksFailed
 from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
 
 
-def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path:
+def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_args=None) -> Path:
     """Train one configuration into ``run_dir``; return the run directory.
 
     ``resources_explicit``: the user chose ``resources=`` (so a hub model on the CPU preset is
-    what they asked for); the CLI passes whether the override was given.
+    what they asked for); the CLI passes whether the override was given. ``launch_args``: the
+    command line's config overrides, with which a preset of several training processes is
+    relaunched through torchrun (``bot_repro.trainer.distributed.launch``).
     """
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
     res = run_cfg.resources
@@ -39,12 +44,24 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path
         check_resume_config(run_dir, cfg)
     elif (run_dir / "metrics.jsonl").is_file() and (run_dir / "metrics.jsonl").stat().st_size > 0:
         raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    saved = run_dir / ".hydra" / "config.yaml"
-    if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
-        saved.parent.mkdir(exist_ok=True)
-        OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
-    print(f"run directory: {run_dir}", flush=True)
+    processes = training_processes(res)
+    if processes > 1 and not distributed.launched():
+        if launch_args is None:
+            raise ConfigError(f"resources={res.name} trains in {processes} processes: start it from the command line "
+                              "(python -m bot_repro.train ..., which launches them) or under torchrun")
+        code = distributed.launch(processes, run_dir, launch_args)
+        if code != 0:
+            raise RanksFailed(f"the {processes} training processes ended with exit code {code}; see their output above "
+                              f"and {run_dir / 'run.json'}")
+        return run_dir
+    distributed.barrier()  # every rank has checked the folder before the first one writes to it
+    if is_main():
+        run_dir.mkdir(parents=True, exist_ok=True)
+        saved = run_dir / ".hydra" / "config.yaml"
+        if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
+            saved.parent.mkdir(exist_ok=True)
+            OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
+        print(f"run directory: {run_dir}", flush=True)
     state = ResumeState(run_dir, resume=bool(cfg.resume))
     if state.checkpoint is not None and state.step >= run_cfg.trainer.max_steps:
         print(f"run directory: {run_dir} already has {state.step} of {run_cfg.trainer.max_steps} steps; "
@@ -58,13 +75,14 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path
             state.attach(trainer, metrics)
             trainer.train(resume_from_checkpoint=str(state.checkpoint) if state.checkpoint else None)
     except BaseException as exc:
-        record.finish(RunRecord.status_for(exc), error=f"{type(exc).__name__}: {exc}")
+        record.finish(RunRecord.status_for(exc), error=distributed.describe(exc))
         raise
     finally:
         if judge is not None:
             judge.close()
     record.finish("completed", steps=trainer.state.global_step, generated_tokens=trainer.generated_tokens)
-    print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
+    if is_main():
+        print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
     return run_dir
 
 
@@ -81,14 +99,19 @@ def _discard_if_unused(run_dir: Path) -> None:
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> None:
     hc = HydraConfig.get()
-    run_dir = Path(hc.runtime.output_dir)
+    run_dir = distributed.shared_run_dir(Path(hc.runtime.output_dir))  # one folder for all ranks
     explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in hc.overrides.task)
     try:
-        run(cfg, run_dir, resources_explicit=explicit)
+        run(cfg, run_dir, resources_explicit=explicit, launch_args=list(hc.overrides.task))
+    except RanksFailed as exc:
+        print(f"run failed: {exc}", file=sys.stderr)
+        sys.exit(1)
     except (ConfigError, UnknownNameError, ModelUnavailableError) as exc:
-        if cfg.resume:  # the refused attempt's own config folder goes; the run's stays as it was
+        if not is_main():  # rank 0 reports it and tidies the folder
+            sys.exit(2)
+        if cfg.resume and hc.output_subdir:  # the refused attempt's own config folder goes; the run's stays
             shutil.rmtree(run_dir / hc.output_subdir, ignore_errors=True)
-        else:
+        elif not cfg.resume:
             _discard_if_unused(run_dir)
         kind = "model not available" if isinstance(exc, ModelUnavailableError) else "config error"
         print(f"{kind}: {exc}", file=sys.stderr)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot_repro.cache import cache_root
 from bot_repro.config_errors import ConfigError, build_options
 
 BACKENDS = ("openai", "anthropic", "bedrock", "hf_local", "loopback")
@@ -54,7 +55,7 @@ class JudgeOptions:
     temperature: float = 0.0
     max_tokens: int = 1024
     cache: bool = True
-    cache_dir: str | None = None  # None -> ~/.cache/bot_repro/judges
+    cache_dir: str | None = None  # None -> $BOT_REPRO_CACHE/judges (bot_repro.cache.cache_root)
     prompts: dict[str, str] = field(default_factory=dict)  # role -> template path (overrides defaults)
     region: str | None = None  # bedrock only; None -> the AWS default chain (AWS_REGION, profile)
     device: str = "auto"  # hf_local only: "auto" (cuda when available), "cpu", "cuda:0", ...
@@ -110,7 +111,7 @@ class JudgeOptions:
         return path if path.is_absolute() else REPO_ROOT / path
 
     def cache_path(self) -> Path:
-        base = Path(os.path.expanduser(self.cache_dir)) if self.cache_dir else Path.home() / ".cache/bot_repro/judges"
+        base = Path(os.path.expanduser(self.cache_dir)) if self.cache_dir else cache_root() / "judges"
         return base / "judge_cache.sqlite"
 
 

@@ -8,9 +8,6 @@ exactly as it loads a hub checkpoint.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 from pathlib import Path
 
 import torch
@@ -24,6 +21,8 @@ from transformers import (
     SmolLM3Config,
     SmolLM3ForCausalLM,
 )
+
+from bot_repro.cache import build_once
 
 FAMILIES = ("qwen2", "smollm3", "phi3")
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
@@ -97,31 +96,22 @@ def build_tiny(
 ) -> Path:
     """Save a random-init tiny ``family`` model and its tokenizer to ``out_dir``; return the path.
 
-    Deterministic for (family, corpus, vocab_size, seed, sizes). Re-uses ``out_dir`` when it already
-    holds a model built with the same arguments (a marker file records them).
+    Deterministic for (family, corpus, vocab_size, seed, sizes). Built once (``bot_repro.cache``):
+    ``out_dir`` is reused when its completion marker records the same arguments, and rebuilt when
+    the marker is missing (a killed build) or records other arguments.
     """
-    out = Path(out_dir)
-    marker = out / "tiny_build.json"
-    args = dict(family=family, corpus=corpus, vocab_size=vocab_size, seed=seed, hidden=hidden_size, layers=num_layers)
-    if marker.exists() and json.loads(marker.read_text()) == args:
-        return out
     if family not in FAMILIES:
         raise ValueError(f"unknown tiny model family {family!r}; valid: {', '.join(FAMILIES)}")
-    tok = build_tokenizer(corpus, vocab_size)
-    config, cls = _config(family, len(tok), tok, hidden_size, num_layers)
-    torch.manual_seed(seed)
-    model = cls(config)
-    model.generation_config.eos_token_id = tok.eos_token_id
-    model.generation_config.pad_token_id = tok.pad_token_id
-    # write aside, then rename: parallel jobs may build the same model at once
-    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
-    model.save_pretrained(tmp)
-    tok.save_pretrained(tmp)
-    (tmp / "tiny_build.json").write_text(json.dumps(args))
-    if out.exists() and not marker.exists():
-        shutil.rmtree(out, ignore_errors=True)  # a half-written folder of an older layout
-    try:
-        tmp.rename(out)
-    except OSError:  # another process won the race with an identical build
-        shutil.rmtree(tmp, ignore_errors=True)
-    return out
+    args = dict(family=family, corpus=corpus, vocab_size=vocab_size, seed=seed, hidden=hidden_size, layers=num_layers)
+
+    def build(folder: Path) -> None:
+        tok = build_tokenizer(corpus, vocab_size)
+        config, cls = _config(family, len(tok), tok, hidden_size, num_layers)
+        torch.manual_seed(seed)
+        model = cls(config)
+        model.generation_config.eos_token_id = tok.eos_token_id
+        model.generation_config.pad_token_id = tok.pad_token_id
+        model.save_pretrained(folder)
+        tok.save_pretrained(folder)
+
+    return build_once(out_dir, build, meta=args)

@@ -5,7 +5,8 @@ advantages; we then replace ``advantages`` with the registry's [B, T] tensor. TR
 accepts [B, T] advantages, so clipping, sequence-level ratios (GSPO), aggregation and KL stay
 TRL's (configured through GRPOConfig fields). The group statistics are computed on the batch
 gathered from all processes, so a group whose rollouts sit on different processes is normalised
-as one group. DAPO's dynamic sampling (``DynamicSampling``) also lives here.
+as one group. DAPO's dynamic sampling (``DynamicSampling``) also lives here; it decides on the
+gathered rounds, so N ranks keep the groups one process with the whole batch would keep.
 
 Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
 The rest of the logging describes the batch that trains (after dynamic sampling drops groups),
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from accelerate.utils import gather_object
 from trl import GRPOTrainer
 
 from bot_repro.algorithms import ADVANTAGES
@@ -67,7 +69,8 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.rollout_dir = Path(rollout_dir) if rollout_dir else None
         self.rollouts_per_step = rollouts_per_step
         self.generated_tokens = 0
-        self._draw_gen = torch.Generator().manual_seed(int(self.args.seed) + 7919 * self.accelerator.process_index)
+        # one stream on every rank: each draws the whole round and keeps its slice (as one process would)
+        self._draw_gen = torch.Generator().manual_seed(int(self.args.seed))
 
     def create_model_card(self, *args, **kwargs) -> None:
         """No TRL model card in checkpoints/: it describes a hub upload of vanilla GRPO; a run's
@@ -118,8 +121,10 @@ class BoTGRPOTrainer(GRPOTrainer):
         return out, scored, group_valid, stats
 
     def _draw_inputs(self, n_groups: int) -> list[dict]:
-        idx = torch.randint(len(self.train_dataset), (n_groups,), generator=self._draw_gen).tolist()
-        return [self.train_dataset[i] for i in idx for _ in range(self.num_generations)]
+        """This rank's ``n_groups`` prompts of a round that draws ``n_groups`` per rank."""
+        world, rank = self.accelerator.num_processes, self.accelerator.process_index
+        idx = torch.randint(len(self.train_dataset), (n_groups * world,), generator=self._draw_gen).tolist()
+        return [self.train_dataset[i] for i in idx[rank * n_groups : (rank + 1) * n_groups] for _ in range(self.num_generations)]
 
     # ---- the TRL hook --------------------------------------------------------------------
     def _generate_and_score_completions(self, inputs):
@@ -139,43 +144,49 @@ class BoTGRPOTrainer(GRPOTrainer):
                 f"multiple of num_generations {k}; make per_device_train_batch_size * steps_per_generation a "
                 f"multiple of {k}"
             )
-        start = self.accelerator.process_index * (b // k)
-        rounds = [(out, scored, stats["group_valid"][start : start + b // k])]
-        generated = [stats]
-        while len(rounds) <= self.dynamic_sampling.max_rounds:
-            have = sum(int(v.sum()) for _, _, v in rounds)
-            need = torch.tensor([max(0, b // k - have)], device=out["completion_mask"].device)
-            if int(self.accelerator.gather(need).max()) == 0:
-                break
-            o, s, valid, st = self._score_round(self._draw_inputs(b // k))
-            rounds.append((o, s, valid[start : start + b // k]))
+        # Every decision is taken on the gathered validity of whole rounds, so all ranks take the same
+        # ones, in the same rounds, as one process with the whole batch would: the kept groups are the
+        # first valid ones of the global batch in round order, and a rank's slots may be filled with
+        # rows generated on another rank.
+        n, world, rank = b // k, self.accelerator.num_processes, self.accelerator.process_index
+        rounds, generated = [(out, scored)], [stats]
+        while len(rounds) <= self.dynamic_sampling.max_rounds and sum(
+            int(st["group_valid"].sum()) for st in generated
+        ) < world * n:
+            o, s, _, st = self._score_round(self._draw_inputs(n))
+            rounds.append((o, s))
             generated.append(st)
-        picks_groups = [(r, g) for r, (_, _, v) in enumerate(rounds) for g in range(b // k) if v[g]][: b // k]
-        n_filled = len(picks_groups)
-        invalid = [(r, g) for r, (_, _, v) in enumerate(rounds) for g in range(b // k) if not v[g]]
-        picks_groups += invalid[: b // k - n_filled]
-        picks = [(r, g * k + j) for r, g in picks_groups for j in range(k)]
-        merged = select_rows([o for o, _, _ in rounds], picks, self.processing_class.pad_token_id)
+        order = [(r, g) for r, st in enumerate(generated) for g in range(world * n) if st["group_valid"][g]]
+        order = order[: world * n]
+        n_filled = min(n, max(0, len(order) - rank * n))
+        order += [(r, g) for r, st in enumerate(generated) for g in range(world * n) if not st["group_valid"][g]]
+        pool = self._pool_rounds(rounds)  # pool[owner rank][round] = (out, scored)
+        picks = [(r, g, j) for r, g in order[rank * n : (rank + 1) * n] for j in range(k)]
+        sources = sorted({(g // n, r) for r, g, _ in picks})  # (owner rank, round) of the kept rows
+        at = {src: i for i, src in enumerate(sources)}
+        rows = [(at[g // n, r], (g % n) * k + j) for r, g, j in picks]
+        merged = select_rows([pool[o][r][0] for o, r in sources], rows, self.processing_class.pad_token_id)
+        device = out["completion_mask"].device
+        merged = {key: v.to(device) if isinstance(v, torch.Tensor) else v for key, v in merged.items()}
         # unfilled slots keep a degenerate group with zero loss weight
-        for slot in range(n_filled, b // k):
+        for slot in range(n_filled, n):
             merged["completion_mask"][slot * k : (slot + 1) * k] = 0
         loss_mask = merged["completion_mask"]
         if merged.get("tool_mask") is not None:
             loss_mask = loss_mask * merged["tool_mask"]
         merged["num_items_in_batch"] = self.accelerator.gather(loss_mask.sum()).sum()
-        sc = [rounds[r][1] for r, _ in picks]
-        rows = [i for _, i in picks]
+        sc = [pool[o][r][1] for o, r in sources]
         scored = ScoredBatch(
-            [s.global_rewards[i] for s, i in zip(sc, rows)],
-            [s.local_rewards[i] for s, i in zip(sc, rows)],
-            [s.results[i] for s, i in zip(sc, rows)],
-            [s.texts[i] for s, i in zip(sc, rows)],
+            [sc[src].global_rewards[i] for src, i in rows],
+            [sc[src].local_rewards[i] for src, i in rows],
+            [sc[src].results[i] for src, i in rows],
+            [sc[src].texts[i] for src, i in rows],
         )
         n_groups = sum(len(st["group_valid"]) for st in generated)
         n_valid = sum(int(st["group_valid"].sum()) for st in generated)
         self._metrics["train"]["dapo/dropped_groups"].append(float(n_groups - n_valid))
         self._metrics["train"]["dapo/extra_rounds"].append(float(len(rounds) - 1))
-        self._metrics["train"]["dapo/unfilled_groups"].append(float(b // k - n_filled))
+        self._metrics["train"]["dapo/unfilled_groups"].append(float(n - n_filled))
         # statistics of the kept batch, local rows only (the full batch was already reduced above)
         stats = {
             "global": torch.tensor(scored.global_rewards),
@@ -184,9 +195,16 @@ class BoTGRPOTrainer(GRPOTrainer):
             "adv": merged["advantages"],
         }
         for i, s in enumerate(scored.local_rewards):
-            n = min(len(s), stats["local"].shape[1])
-            stats["local"][i, :n] = torch.as_tensor(s[:n], dtype=torch.float32)
+            w = min(len(s), stats["local"].shape[1])
+            stats["local"][i, :w] = torch.as_tensor(s[:w], dtype=torch.float32)
         return merged, scored, stats
+
+    def _pool_rounds(self, rounds: list[tuple[dict, ScoredBatch]]) -> list[list[tuple[dict, ScoredBatch]]]:
+        """Every rank's rounds, indexed [rank][round] (one process: its own, not copied)."""
+        if self.accelerator.num_processes == 1:
+            return [rounds]
+        local = [({key: v.cpu() if isinstance(v, torch.Tensor) else v for key, v in o.items()}, s) for o, s in rounds]
+        return gather_object([local])
 
     # ---- logging ---------------------------------------------------------------------------
     def _record(self, out: dict, scored: ScoredBatch, stats: dict) -> None:

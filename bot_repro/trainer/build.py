@@ -18,6 +18,7 @@ from datasets import Dataset
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import GRPOConfig
 
+from bot_repro.cache import cache_root
 from bot_repro.config import RunConfig
 from bot_repro.judges import JudgeClient
 from bot_repro.models.tiny import build_tiny
@@ -27,11 +28,6 @@ from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl
 from bot_repro.trainer.token_reward import TokenRewardFunction
 
 log = logging.getLogger(__name__)
-
-
-def cache_dir() -> Path:
-    """Tiny models, warm starts and the judge cache live here (``BOT_REPRO_CACHE``)."""
-    return Path(os.environ.get("BOT_REPRO_CACHE", Path.home() / ".cache" / "bot_repro"))
 
 
 def resolve_model_path(cfg: RunConfig, task: Task, seed: int, progress=None) -> str:
@@ -44,8 +40,8 @@ def resolve_model_path(cfg: RunConfig, task: Task, seed: int, progress=None) -> 
     tiny_kwargs = dict(model.tiny or {})
     digest = hashlib.sha256(json.dumps([corpus, sorted(tiny_kwargs.items())], default=str).encode()).hexdigest()
     key = f"{model.family}-{digest[:12]}"
-    path = build_tiny(model.family, cache_dir() / "tiny" / key, corpus=corpus, **tiny_kwargs)
-    return str(task.warm_start(path, cache_dir() / "warm", seed, progress))
+    path = build_tiny(model.family, cache_root() / "tiny" / key, corpus=corpus, **tiny_kwargs)
+    return str(task.warm_start(path, cache_root() / "warm", seed, progress))
 
 
 class ModelUnavailableError(RuntimeError):

@@ -22,6 +22,8 @@ from typing import Any
 import torch
 from transformers import TrainerCallback
 
+from bot_repro import ranks
+
 # TRL's log names -> ours
 RENAME = {
     "loss": "loss",
@@ -74,6 +76,8 @@ class MetricsJsonl(TrainerCallback):
         self._last_tokens = 0
 
     def write(self, record: dict[str, Any]) -> None:
+        if not ranks.is_main():  # one writer per run: the other ranks' records are rank 0's
+            return
         record = {k: _clean(v) for k, v in record.items()}
         with self.path.open("a") as f:
             f.write(json.dumps(record) + "\n")

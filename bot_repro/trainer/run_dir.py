@@ -3,9 +3,10 @@
 A run directory holds ``.hydra/`` (the composed config of the first attempt, written by Hydra;
 each resumed attempt keeps its own in ``.hydra/resume-<time>/``), ``metrics.jsonl``, ``run.json``
 (git SHA, package versions, seed, host, times, exit status, one entry per attempt),
-``checkpoints/`` and ``rollouts/``. ``ResumeState`` is everything resume needs in one place:
-the checkpoint, ``metrics.jsonl`` truncated to its step so that every step appears exactly once,
-and the counters TRL does not know about (generated tokens, training seconds).
+``checkpoints/`` and ``rollouts/``; in a run of several processes only rank 0 writes them.
+``ResumeState`` is everything resume needs in one place: the checkpoint, ``metrics.jsonl``
+truncated to its step so that every step appears exactly once, and the counters TRL does not
+know about (generated tokens, training seconds).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf
 from transformers import TrainerCallback
 
+from bot_repro import ranks
 from bot_repro.config_errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -144,7 +146,8 @@ class RunRecord:
 
     def __init__(self, run_dir: Path, seed: int, resumed_from: str | None = None):
         self.path = Path(run_dir) / "run.json"
-        previous = json.loads(self.path.read_text()) if self.path.exists() else {}
+        self.writes = ranks.is_main()  # one record per run: the other ranks of a launch keep theirs in memory
+        previous = json.loads(self.path.read_text()) if self.writes and self.path.exists() else {}
         history = list(previous.get("history", []))
         if previous:
             status = previous.get("status")
@@ -172,7 +175,8 @@ class RunRecord:
         return "killed" if isinstance(exc, (Terminated, KeyboardInterrupt)) else "failed"
 
     def _dump(self) -> None:
-        self.path.write_text(json.dumps(self.data, indent=2) + "\n")
+        if self.writes:
+            self.path.write_text(json.dumps(self.data, indent=2) + "\n")
 
     def finish(self, status: str, error: str | None = None, **extra) -> None:
         self.data.update(end_time=time.strftime("%Y-%m-%dT%H:%M:%S%z"), status=status, error=error, **extra)
@@ -219,9 +223,10 @@ class ResumeState(TrainerCallback):
         self.checkpoint = last_checkpoint(self.run_dir) if resume else None
         if resume and self.checkpoint is None:
             log.warning("resume=true but %s has no checkpoint: starting from scratch", self.run_dir)
-            self.metrics_path.unlink(missing_ok=True)
+            if ranks.is_main():
+                self.metrics_path.unlink(missing_ok=True)
         self.step = int(self.checkpoint.name.split("-")[1]) if self.checkpoint is not None else 0
-        if self.checkpoint is not None:
+        if self.checkpoint is not None and ranks.is_main():
             print(f"resuming from {self.checkpoint.name} ({self.checkpoint})", flush=True)
         self.trainer = self.metrics = None
 
@@ -229,7 +234,8 @@ class ResumeState(TrainerCallback):
         """Restore the counters and the metrics file of the checkpoint; save counters from now on."""
         self.trainer, self.metrics = trainer, metrics
         if self.checkpoint is not None:
-            truncate_metrics(self.metrics_path, self.step)
+            if ranks.is_main():
+                truncate_metrics(self.metrics_path, self.step)
             counters = load_counters(self.checkpoint)
             trainer.generated_tokens = counters.get("generated_tokens", 0)
             metrics.start -= counters.get("elapsed_s", 0.0)

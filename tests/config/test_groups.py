@@ -26,6 +26,8 @@ def test_every_group_option_composes_and_validates(group):
         if group == "reward":  # a reward belongs to its task
             task = option.split("_")[0]
             overrides.append(f"task={task}")
+        if group == "resources":  # smoke's 2 x 2 rollouts do not split over a preset's 8 processes
+            overrides.append("trainer.prompts_per_step=8")
         validate(compose([*overrides, "debug=smoke"]))
 
 

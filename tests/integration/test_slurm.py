@@ -1,4 +1,4 @@
-"""Slurm for real: a two-seed smoke sweep submitted through ``cluster=slurm_local_test``.
+"""Slurm for real: a two-seed smoke sweep and a 2-process run submitted through ``cluster=slurm_local_test``.
 
 The ``slurm``-marked tests need a Slurm whose default test partition ``debug`` has a usable node.
 When there is none they start one with ``scripts/start_slurm.sh`` (Debian's slurm-wlm 22.05 and
@@ -75,20 +75,6 @@ def slurm_cluster() -> None:
         pytest.fail(f"scripts/start_slurm.sh succeeded but Slurm is not usable: {problem}\n{r.stdout}")
 
 
-def _prewarm_tiny_model() -> None:
-    """Build the smoke run's tiny model into the shared cache before the jobs start.
-
-    Both array tasks start at once and would otherwise build it into the same cache folder
-    concurrently (build_tiny writes in place), so one could load files the other is rewriting.
-    """
-    from bot_repro.config import validate
-    from bot_repro.tasks.base import build_task
-    from bot_repro.trainer.build import resolve_model_path
-
-    sec = validate(compose(["debug=smoke"]))
-    resolve_model_path(sec, build_task(sec, with_reward=False)[0], seed=0)
-
-
 def _array_ids(sweep: Path) -> list[str]:
     """Slurm array job ids of a sweep: submitit names a folder after each submitted array."""
     folder = sweep / ".submitit"
@@ -128,7 +114,7 @@ def _final_records(array_id: str, wait_s: float = 60) -> dict[int, dict[str, str
 
 @pytest.mark.slurm
 def test_smoke_sweep_runs_under_slurm(slurm_cluster, tmp_path):
-    _prewarm_tiny_model()
+    # both array tasks start at once on an empty cache: bot_repro.cache builds the tiny model once
     sweep = tmp_path / "sweep"  # /tmp: the jobs run on this node, so they can write here
     cmd = [
         sys.executable, "-m", "bot_repro.train", "-m", "cluster=slurm_local_test", "debug=smoke",
@@ -177,6 +163,36 @@ def test_smoke_sweep_runs_under_slurm(slurm_cluster, tmp_path):
         logs = "".join(p.read_text(errors="replace") for p in job_dir.glob("*_log.*"))
         assert f"JobEnvironment(job_id={array_id}_{task_id}," in logs
         assert "Job completed successfully" in logs
+
+
+@pytest.mark.slurm
+def test_a_two_process_run_under_slurm(slurm_cluster, tmp_path):
+    """One Slurm job whose task starts 2 training processes (torchrun, gloo) of one run."""
+    sweep = tmp_path / "sweep"
+    cmd = [
+        sys.executable, "-m", "bot_repro.train", "-m", "cluster=slurm_local_test", "debug=smoke", "seed=0",
+        "resources=cpu_x2", "hydra.launcher.cpus_per_task=2",
+        f"hydra.sweep.dir={sweep}", "experiment_name=slurm_dist_test",
+    ]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
+    try:
+        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=2 * SWEEP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        report = _diagnose(sweep)
+        for array_id in _array_ids(sweep):
+            subprocess.run(["scancel", array_id], check=False)
+        pytest.fail(f"the job did not finish within {2 * SWEEP_TIMEOUT_S} s (cancelled):\n{report}")
+    assert r.returncode == 0, f"job failed:\n{r.stderr[-4000:]}\n{_diagnose(sweep)}"
+    (array_id,) = _array_ids(sweep)
+    script = (sweep / ".submitit" / array_id / f"{array_id}_submission.sh").read_text()
+    assert "#SBATCH --cpus-per-task=2\n" in script and "#SBATCH --ntasks-per-node=1\n" in script, script
+    (run_dir,) = sweep.glob("0_*_s0")
+    steps = [json.loads(x)["step"] for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert steps == [0, 1, 2], steps  # one writer: every step once
+    info = json.loads((run_dir / "run.json").read_text())
+    assert (info["status"], info["steps"]) == ("completed", 2), info
+    logs = "".join(p.read_text(errors="replace") for p in (sweep / ".submitit").glob("*/*_log.*"))
+    assert "launching 2 training processes" in logs and "Job completed successfully" in logs
 
 
 @pytest.mark.slurm

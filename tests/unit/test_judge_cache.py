@@ -129,3 +129,41 @@ def test_unusable_cache_dir_is_a_config_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(ConfigError, match="judge cache .*not_a_dir.*judge.cache_dir"):
         scripted_client(lambda m: "SCORE: 5", cache=True, cache_dir=str(blocker))
+
+
+WRITER = """
+import sys, time
+from pathlib import Path
+from bot_repro.judges.cache import CachedReply, JudgeCache
+path, me, start = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+time.sleep(max(0.0, start - time.time()))
+cache = JudgeCache(path)  # every writer opens (and may create) the file at the same moment
+for i in range(150):
+    cache.put(f"shared-{i}", CachedReply(f"same answer {i}", i, 1))  # all ranks judge the same samples
+    cache.put(f"own-{me}-{i}", CachedReply(f"writer {me} answer {i}", i, me))
+cache.close()
+"""
+
+
+def test_concurrent_writers_of_the_same_keys_lose_nothing(tmp_path):
+    """N training processes share one judge cache file: none of their replies is lost."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import REPO
+
+    path, n = tmp_path / "judges" / "judge_cache.sqlite", 4
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    start = time.time() + 8  # after every interpreter has started
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(me), str(start)], env=env, stderr=subprocess.PIPE,
+                              text=True) for me in range(n)]  # fmt: skip
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    cache = JudgeCache(path)
+    assert len(cache) == 150 + n * 150
+    assert all(cache.get(f"shared-{i}") == CachedReply(f"same answer {i}", i, 1) for i in range(150))
+    assert all(cache.get(f"own-{me}-{i}").text == f"writer {me} answer {i}" for me in range(n) for i in range(150))
+    cache.close()

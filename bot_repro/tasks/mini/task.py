@@ -168,9 +168,7 @@ class MiniTask(Task):
         key = self.warm_start_key(model_dir)
         if self.p.warm_start_source == "shipped" and (path := shipped_policy(key)) is not None:
             return path
-        out = Path(cache) / key
-        if (out / "warm_start.json").exists():
-            return out
+        out = Path(cache) / key  # built once per machine (bot_repro.cache.build_once: lock, marker, rename)
         train, _ = self.datasets()
         supervised_warm_start(model_dir, out, train, self.p, self.p.warm_start_seed, progress)
         return out

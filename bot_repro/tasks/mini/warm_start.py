@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +35,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from bot_repro.cache import build_once
 from bot_repro.models.fingerprint import policy_hash
 from bot_repro.tasks.mini.checker import check, open_stack
 
@@ -118,8 +117,11 @@ def supervised_warm_start(model_dir, out_dir, train, p, seed: int,
                           progress: Callable[[int, int], None] | None = None) -> dict:
     """Fine-tune ``model_dir`` on noisy demonstrations of ``train`` rows (``p``: the task's
     ``MiniParams``) and save it to ``out_dir``; return what ``warm_start.json`` records."""
-    with deterministic_torch(int(p.warm_start_threads)):
-        return _warm_start(model_dir, out_dir, train, p, seed, progress)
+    def build(folder: Path) -> None:  # once per machine, under bot_repro.cache's lock
+        with deterministic_torch(int(p.warm_start_threads)):
+            _warm_start(model_dir, folder, train, p, seed, progress)
+
+    return json.loads((build_once(out_dir, build) / "warm_start.json").read_text())
 
 
 def _lr_factor(step: int, total: int, decay: int) -> float:
@@ -168,25 +170,18 @@ def _warm_start(model_dir, out_dir, train, p, seed, progress) -> dict:
             print(f"warm start: step {step}/{total} loss {float(loss.detach()):.4f} sampled success {shown} "
                   f"({time.time() - start:.0f} s)", flush=True)
     out = Path(out_dir)
-    # write aside and rename: parallel sweep jobs may warm-start the same policy at once
-    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
-    tmp.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(tmp)
-    tok.save_pretrained(tmp)
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
     info = {
         "steps": total,
         "final_sampled_success": success,
-        "policy_hash": policy_hash(tmp),
+        "policy_hash": policy_hash(out),
         "noise": p.warm_start_noise,
         "seed": seed,
         "threads": torch.get_num_threads(),
         "seconds": round(time.time() - start, 1),
         "history": history,
     }
-    (tmp / "warm_start.json").write_text(json.dumps(info, indent=2))
-    try:
-        tmp.rename(out)
-    except OSError:  # another process finished first; its policy is identical (same seed and data)
-        shutil.rmtree(tmp, ignore_errors=True)
+    (out / "warm_start.json").write_text(json.dumps(info, indent=2))
     print(f"warm start: done, {total} steps, sampled success {success}, policy {info['policy_hash']}", flush=True)
     return info

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import atexit
 import io
-import os
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot_repro import ranks
 from bot_repro.config_errors import build_options
 from bot_repro.tasks.react.extract import Extraction, extract_code
 from bot_repro.tasks.react.render import Page, Renderer
@@ -162,7 +162,7 @@ class ReactChecker:
 
     def __init__(self, options: CheckOptions | None = None):
         self.options = options or CheckOptions()
-        cores = os.cpu_count() or 1
+        cores = ranks.cpu_share()  # N ranks on one machine: each pool gets 1/N of the cores
         o = self.options
         self.pool = CheckPool(n_workers=o.workers or cores, timeout_s=o.check_timeout_s, batch_size=o.batch_size,
                               typecheck=o.typecheck, eslint=o.eslint, linter=o.linter, transpiler=o.transpiler,

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from bot_repro import ranks
 from bot_repro.tasks.react.lifecycle import OwnsProcesses
 
 JS_DIR = Path(__file__).resolve().parents[3] / "js"
@@ -132,7 +133,8 @@ class _Worker:
 
 
 class CheckPool(OwnsProcesses):
-    """Checks code samples on ``n_workers`` persistent Node processes (default: one per core).
+    """Checks code samples on ``n_workers`` persistent Node processes (default: one per core of this
+    process's share, ``bot_repro.ranks.cpu_share``).
 
     ``check(codes, langs)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with
     a failed answer (``stage`` "timeout" or "worker", ``reason``) for a sample whose worker hung
@@ -147,7 +149,7 @@ class CheckPool(OwnsProcesses):
         missing = toolchain_missing()
         if missing:
             raise WorkerStartError(f"cannot start React check workers: {missing}")
-        self.n_workers = n_workers or os.cpu_count() or 1
+        self.n_workers = n_workers or ranks.cpu_share()  # this process's share of the cores (N ranks: 1/N each)
         self.timeout_s = timeout_s
         self.batch_size = batch_size
         self.options = {"typecheck": typecheck, "eslint": eslint, "linter": linter, "transpiler": transpiler,
