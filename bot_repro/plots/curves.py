@@ -421,15 +421,25 @@ def finish_figure(
 
 
 def fit_text(fig: Figure, artist: Text, text: str, room: float) -> int:
-    """Wrap ``text`` into ``artist`` at the widest line length whose rendered width is at most
-    ``room`` pixels; returns the number of lines."""
+    """Wrap ``text`` into ``artist`` at the widest line length (found by bisection) whose rendered
+    width is at most ``room`` pixels; returns the number of lines."""
     renderer = fig.canvas.get_renderer()
     paragraphs = text.split("\n")
-    for chars in range(max(map(len, paragraphs)), 9, -1):
-        lines = [w for p in paragraphs for w in (textwrap.wrap(p, chars) or [""])]
-        artist.set_text("\n".join(lines))
-        if artist.get_window_extent(renderer).width <= room:
-            break
+
+    def wrapped(chars: int) -> str:
+        return "\n".join(w for p in paragraphs for w in (textwrap.wrap(p, chars, break_on_hyphens=False) or [""]))
+
+    def fits(chars: int) -> bool:
+        artist.set_text(wrapped(chars))
+        return artist.get_window_extent(renderer).width <= room
+
+    low, high = 10, max(map(len, paragraphs))
+    if fits(high):
+        low = high
+    while high - low > 1:  # fits(low) or low is the narrowest we wrap to
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    artist.set_text(wrapped(low))
     return artist.get_text().count("\n") + 1
 
 
