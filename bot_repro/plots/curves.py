@@ -412,11 +412,11 @@ def finish_figure(
     # centred over the panels (the legend has the right margin) and wrapped to their measured width,
     # so no letter falls off an edge or runs into the legend
     heading = fig.suptitle(text, x=0.5 * width / fig.get_figwidth())
-    title_lines = fit_text(fig, heading, text, 0.97 * width * fig.dpi)
+    title_lines = fit_text(fig, heading, text, 0.95 * width * fig.dpi)
     caption_lines = 0
     if caption:
         caption_lines = fit_text(fig, fig.supxlabel(caption, fontsize=CAPTION_FONTSIZE, color="0.25", ha="left",
-                                                    x=0.01), caption, 0.97 * fig.bbox.width)
+                                                    x=0.01), caption, 0.95 * fig.bbox.width)
     fig.set_figheight(height + 0.2 * title_lines + 0.13 * caption_lines)
 
 

@@ -65,6 +65,9 @@ RC_PARAMS: dict[str, Any] = {
     "legend.frameon": False,
     "figure.constrained_layout.use": True,
     "savefig.dpi": 150,
+    # drawn at the dpi it is saved at, so the text widths finish_figure measures are the saved ones
+    # (glyph hinting makes text a few percent wider or narrower at another dpi)
+    "figure.dpi": 150,
     # TrueType fonts in PDFs stay editable and avoid Type 3 fonts that some venues reject
     "pdf.fonttype": 42,
     "ps.fonttype": 42,

@@ -29,6 +29,7 @@ from bot_repro.algorithms.options import CHOICE_LABELS
 from bot_repro.analysis.labels import OPTION_PREFIX
 from bot_repro.analysis.summary import summarise
 from bot_repro.plots.figures import draw, plot_config
+from bot_repro.plots.style import PNG_DPI
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "conf" / "experiment"
 STEPS = list(range(0, 75, 5))
@@ -85,7 +86,8 @@ def _frame(raw: dict, hue_values: list) -> pd.DataFrame:
 
 
 def _boxes(fig: Figure) -> tuple[list[tuple[str, Bbox]], list[Bbox]]:
-    """(every drawn text with its window box, every data axes' window box)."""
+    """(every drawn text with its window box, every data axes' window box), at the dpi it is saved at."""
+    fig.set_dpi(PNG_DPI)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     data_axes = [ax for ax in fig.axes if ax.axison]
