@@ -8,6 +8,8 @@ import math
 import shutil
 from pathlib import Path
 
+from bot_repro.analysis.formats import number
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -32,19 +34,18 @@ def compare(new: dict, committed: dict | None) -> list[str]:
     ``DIFFERS``; first the step-0 policy and its numbers."""
     if committed is None:
         return ["no committed summary to compare with"]
-    fmt = lambda v: "n/a" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
     lines = []
     for key in ("policy_hash", "step0_success", "step0_pass@8", "step0_identical_group_share"):
         a, b = new.get(key), committed.get(key)
         same = a == b if key == "policy_hash" or a is None or b is None else _close(a, b)
-        lines.append(f"{key:28s} here {fmt(a):>18s}   committed {fmt(b):>18s}   {'same' if same else 'DIFFERS'}")
+        lines.append(f"{key:28s} here {number(a):>18s}   committed {number(b):>18s}   {'same' if same else 'DIFFERS'}")
     ours = {g["label"]: g for g in new.get("groups", [])}
     theirs = {g["label"]: g for g in committed.get("groups", [])}
 
     def cell(entry):
         m, lo, hi = _final(entry)
         crossed = ((entry or {}).get("to_threshold") or {}).get("step") or {}
-        return f"{fmt(m)} [{fmt(lo)}, {fmt(hi)}] crossed {crossed.get('n_crossed', '?')}/{crossed.get('n_runs', '?')}"
+        return f"{number(m)} [{number(lo)}, {number(hi)}] crossed {crossed.get('n_crossed', '?')}/{crossed.get('n_runs', '?')}"
 
     lines.append(f"{'algorithm':14s} {'here: final [95% CI]':36s} {'committed: final [95% CI]':36s} verdict")
     for label in sorted(set(ours) | set(theirs)):
