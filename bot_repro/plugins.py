@@ -1,4 +1,5 @@
-"""Import every task package, so that its task and reward source(s) register by name.
+"""Import every task package, so that its task and reward source(s) register by name, and every
+estimator module (``bot_repro.algorithms.load_estimators``), so that a new algorithm registers too.
 
 A task is one folder ``bot_repro/tasks/<name>/`` whose ``__init__`` registers them; registration
 happens at import time, and entry points call ``load_plugins()`` once so that Hydra names resolve.
@@ -11,6 +12,7 @@ import importlib
 import pkgutil
 
 import bot_repro.tasks
+from bot_repro.algorithms import load_estimators
 
 
 def task_packages() -> list[str]:
@@ -18,5 +20,6 @@ def task_packages() -> list[str]:
 
 
 def load_plugins() -> None:
+    load_estimators()
     for name in task_packages():
         importlib.import_module(name)

@@ -78,7 +78,7 @@ def _sequence_advantages(
     return batch.broadcast(A.to(torch.float32))
 
 
-@register_advantage("grpo")
+@register_advantage("grpo", label="GRPO", color="#0072B2", marker="s", linestyle=(0, (6, 2)))  # Okabe-Ito blue
 def grpo(
     batch: RewardBatch,
     *,
@@ -108,7 +108,9 @@ def _variant(fn, name: str, doc: str, **defaults):
     return variant
 
 
-gspo = register_advantage("gspo")(
+gspo = register_advantage(  # Okabe-Ito reddish purple
+    "gspo", label="GSPO", color="#CC79A7", marker="v", linestyle=(0, (6, 2, 1, 2, 1, 2))
+)(
     _variant(
         grpo.body,  # the registry wraps the variant with its own checks
         "gspo",
@@ -123,7 +125,8 @@ gspo = register_advantage("gspo")(
 )
 
 
-@register_advantage("dr_grpo")
+# Okabe-Ito orange: the colour closest to BoT-GRPO's vermilion, so it goes to an algorithm no figure sets beside it
+@register_advantage("dr_grpo", label="Dr. GRPO", color="#E69F00", marker="X", linestyle=(0, (3, 1.5)))
 def dr_grpo(
     batch: RewardBatch,
     *,
@@ -142,7 +145,9 @@ def dr_grpo(
     return _sequence_advantages(batch, seq_reward=seq_reward, w_g=w_g, w_s=w_s, scale=False)
 
 
-@register_advantage("dapo", cross_check=check_overlong)
+@register_advantage(  # Okabe-Ito bluish green
+    "dapo", label="DAPO", color="#009E73", marker="D", linestyle=(0, (6, 2, 1, 2)), cross_check=check_overlong
+)
 def dapo(
     batch: RewardBatch,
     *,
@@ -207,7 +212,9 @@ def _leave_one_out_ratio(num: Tensor, den: Tensor, K: int) -> Tensor:
     return torch.where(other_den > 0, other_num / other_den.clamp(min=1.0), 0.0).reshape(-1)
 
 
-@register_advantage("pure")
+@register_advantage(  # black: far from BoT-GRPO, its closest rival in the paper
+    "pure", label="PURE", color="#000000", marker="^", linestyle=(0, (1, 1.5)), verl=True
+)
 def pure(
     batch: RewardBatch,
     *,
@@ -261,7 +268,9 @@ def pure(
     return A
 
 
-@register_advantage("ps_grpo")
+@register_advantage(  # Okabe-Ito sky blue
+    "ps_grpo", label="PS-GRPO", color="#56B4E9", marker="P", linestyle=(0, (1, 1.5, 1, 1.5, 4, 1.5)), verl=True
+)
 def ps_grpo(
     batch: RewardBatch,
     *,
@@ -289,7 +298,10 @@ def ps_grpo(
     return A * batch.m
 
 
-@register_advantage("bot_grpo")
+@register_advantage(  # Okabe-Ito vermilion, solid and highlighted: the paper's method
+    "bot_grpo", label="BoT-GRPO", color="#D55E00", marker="o", linestyle="-", highlight=True, verl=True,
+    drops_groups=lambda options: options["zero_std"] == "drop",  # the trainer removes all-zero groups
+)
 def bot_grpo(
     batch: RewardBatch,
     *,

@@ -15,13 +15,24 @@ from typing import Any
 
 from bot_repro.config_errors import ConfigError
 
-STD_CHOICES = ("population", "unbiased")
-SEQ_REWARD_CHOICES = ("global", "token_mean", "token_sum")
-WEIGHTING_CHOICES = ("inverse_length", "uniform")
-ZERO_STD_CHOICES = ("zero", "eps", "drop")
-SAME_GLOBAL_CHOICES = ("pooled", "floor_std", "zero")
-REDUCE_CHOICES = ("mean", "sum")
-BASELINE_CHOICES = ("token", "step")
+# each choice option's values with their display names (legends and tables of the figures that
+# compare them, e.g. mini_weighting's hue algorithm.options.weighting)
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "std": {"population": "population std", "unbiased": "unbiased std"},
+    "seq_reward": {"global": "global reward", "token_mean": "token-mean reward", "token_sum": "token-sum reward"},
+    "weighting": {"inverse_length": "1/L_k weighting (paper)", "uniform": "uniform weighting"},
+    "zero_std": {"zero": "zero advantage", "eps": "divide by eps", "drop": "drop the group"},
+    "same_global": {"pooled": "pooled std (paper)", "floor_std": "std floored at std_floor", "zero": "zero advantage"},
+    "reduce": {"mean": "mean to go", "sum": "sum to go"},
+    "baseline": {"token": "token baseline", "step": "step baseline"},
+}
+STD_CHOICES = tuple(CHOICE_LABELS["std"])
+SEQ_REWARD_CHOICES = tuple(CHOICE_LABELS["seq_reward"])
+WEIGHTING_CHOICES = tuple(CHOICE_LABELS["weighting"])
+ZERO_STD_CHOICES = tuple(CHOICE_LABELS["zero_std"])
+SAME_GLOBAL_CHOICES = tuple(CHOICE_LABELS["same_global"])
+REDUCE_CHOICES = tuple(CHOICE_LABELS["reduce"])
+BASELINE_CHOICES = tuple(CHOICE_LABELS["baseline"])
 
 Checker = Callable[[str, Any, str], None]
 
@@ -95,6 +106,11 @@ OPTION_CHECKS: dict[str, Checker] = {
     "overlong_buffer": non_negative_int,
     "overlong_penalty": non_negative_real,
 }
+
+
+def option_label(option: str, value: Any) -> str | None:
+    """The display name of ``value`` of choice option ``option`` (None when it has none)."""
+    return CHOICE_LABELS.get(option, {}).get(value) if isinstance(value, str) else None
 
 
 def check_overlong(options: dict[str, Any], where: str) -> None:

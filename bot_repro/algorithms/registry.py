@@ -6,13 +6,21 @@ public function ``fn(global_rewards, local_rewards, mask, group_size, **options)
 the options first (unknown name, bad value: the same ``ConfigError`` the trainer gets from
 ``validate_options`` at start-up), checks the tensors (``RewardBatch.from_inputs``) and returns
 zeros for a batch without a valid token, so no estimator repeats those steps.
+
+The registration also holds every other fact about an algorithm (``AlgorithmInfo``): its display
+name, colour, marker and line style in figures, whether it is drawn highlighted, whether verl gets
+it as a plug-in estimator, and which options make the trainer drop groups. Plots, the trainer and
+the verl integration read them from here, so adding an algorithm is its estimator module (in
+``bot_repro/algorithms/``, imported by the package), its ``conf/algorithm/<name>.yaml`` and its tests.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from torch import Tensor
@@ -25,6 +33,37 @@ from bot_repro.registry import Registry, UnknownNameError
 ADVANTAGES: Registry = Registry("algorithm")
 
 CrossCheck = Callable[[dict[str, Any], str], None]
+DropsGroups = Callable[[dict[str, Any]], bool]
+LineStyle = str | tuple[float, tuple[float, ...]]
+_HEX = re.compile(r"#[0-9A-Fa-f]{6}")
+
+
+@dataclass(frozen=True)
+class AlgorithmInfo:
+    """What figures, the trainer and verl need to know about a registered estimator.
+
+    ``label``: the paper's spelling (legends, tables); ``color`` ("#rrggbb"), ``marker`` (a
+    matplotlib marker) and ``linestyle`` (a matplotlib line style) tell its curves apart, also in
+    greyscale; ``highlight``: drawn a little thicker and on top (the paper's method); ``verl``: handed
+    to verl as a plug-in estimator (verl's built-ins cover the sequence-level ones);
+    ``drops_groups(options_with_defaults)``: whether these options make the trainer remove groups
+    whose advantages are all 0 (None: never).
+    """
+
+    name: str
+    label: str
+    color: str
+    marker: str
+    linestyle: LineStyle = "-"
+    highlight: bool = False
+    verl: bool = False
+    drops_groups: DropsGroups | None = None
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            raise TypeError(f"advantage estimator {self.name!r} needs a display label")
+        if not _HEX.fullmatch(self.color):
+            raise TypeError(f"advantage estimator {self.name!r}: color {self.color!r} is not '#rrggbb'")
 
 
 def _option_defaults(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -32,12 +71,25 @@ def _option_defaults(fn: Callable[..., Any]) -> dict[str, Any]:
     return {p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
 
 
-def register_advantage(name: str, *, cross_check: CrossCheck | None = None):
-    """Decorator: ``@register_advantage("grpo")`` adds a validating wrapper of the function to ``ADVANTAGES``.
+def register_advantage(
+    name: str,
+    *,
+    label: str,
+    color: str,
+    marker: str,
+    linestyle: LineStyle = "-",
+    highlight: bool = False,
+    verl: bool = False,
+    drops_groups: DropsGroups | None = None,
+    cross_check: CrossCheck | None = None,
+):
+    """Decorator: ``@register_advantage("grpo", label="GRPO", color="#0072B2", marker="s")`` adds a
+    validating wrapper of the function to ``ADVANTAGES``, with its ``AlgorithmInfo`` as ``.info``.
 
     ``cross_check(options_with_defaults, where)`` may raise ``ConfigError`` for combinations of
     options that are each valid alone.
     """
+    info = AlgorithmInfo(name, label, color, marker, linestyle, highlight, verl, drops_groups)
 
     def wrap(body: Callable[..., Tensor]) -> Callable[..., Tensor]:
         defaults = _option_defaults(body)
@@ -59,6 +111,7 @@ def register_advantage(name: str, *, cross_check: CrossCheck | None = None):
         validated.unvalidated = unvalidated
         validated.option_defaults = defaults
         validated.cross_check = cross_check
+        validated.info = info
         ADVANTAGES.register(name)(validated)
         return validated
 
@@ -89,6 +142,19 @@ def validate_options(name: str, options: dict[str, Any]) -> None:
         OPTION_CHECKS[key](key, value, where)
     if fn.cross_check is not None:
         fn.cross_check(merged, where)
+
+
+def algorithm_info(name: str) -> AlgorithmInfo:
+    """The registered facts of estimator ``name`` (``UnknownNameError`` listing the names otherwise)."""
+    return ADVANTAGES[name].info
+
+
+def drops_groups(name: str, options: dict[str, Any]) -> bool:
+    """Whether estimator ``name`` with ``options`` (defaults filled in) asks the trainer to remove the
+    groups whose advantages are all 0 (bot_grpo's ``zero_std: drop``)."""
+    fn = ADVANTAGES[name]
+    rule = fn.info.drops_groups
+    return bool(rule({**fn.option_defaults, **options})) if rule is not None else False
 
 
 def compute_advantages(

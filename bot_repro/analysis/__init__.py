@@ -17,6 +17,7 @@ from bot_repro.analysis.stats import (
     group_ci,
     peak_to_final_drop,
     peak_to_final_drops,
+    run_curves,
     speedup_vs,
     steps_to_threshold,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "load_runs",
     "peak_to_final_drop",
     "peak_to_final_drops",
+    "run_curves",
     "ratio_of_means_ci",
     "smooth",
     "speedup_vs",

@@ -17,6 +17,7 @@ import math
 import shutil
 from pathlib import Path
 
+from bot_repro.analysis.formats import number
 from bot_repro.analysis.load import read_config
 from bot_repro.analysis.stats import wilson_interval
 
@@ -61,12 +62,6 @@ def hardware_differences(new: dict, committed: dict) -> tuple[list[str], list[st
     return sorted(k for k in both if values(a, k) != values(b, k)), sorted(either - both)
 
 
-def _fmt(v) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "n/a"
-    return f"{v:.3g}" if isinstance(v, float) and abs(v) >= 10 else (f"{v:.3f}" if isinstance(v, float) else str(v))
-
-
 def _count(entry: dict, key: str) -> tuple[int, int] | None:
     node = entry.get(key) or {}
     k = node.get("n_collapsed" if key == "collapsed" else "n_crossed")
@@ -84,14 +79,14 @@ def headline(entry: dict) -> dict[str, tuple | None]:
         v = (node or {}).get(key)
         lo, hi = (node or {}).get("ci_low"), (node or {}).get("ci_high")
         lo, hi = (v if lo is None else lo), (v if hi is None else hi)  # one seed: the point itself
-        out[name] = None if v is None else (v, lo, hi, f"{_fmt(v)} [{_fmt(lo)}, {_fmt(hi)}]")
+        out[name] = None if v is None else (v, lo, hi, f"{number(v)} [{number(lo)}, {number(hi)}]")
     for name, key in (("crossed seeds", "crossed"), ("collapsed seeds", "collapsed")):
         kn = _count(entry, key)
         if kn is None:
             out[name] = None
             continue
         lo, hi = wilson_interval(*kn)
-        out[name] = (kn[0] / kn[1] if kn[1] else math.nan, lo, hi, f"{kn[0]}/{kn[1]} [{_fmt(lo)}, {_fmt(hi)}]")
+        out[name] = (kn[0] / kn[1] if kn[1] else math.nan, lo, hi, f"{kn[0]}/{kn[1]} [{number(lo)}, {number(hi)}]")
     return out
 
 
@@ -102,7 +97,7 @@ def _step0_interval(summary: dict) -> tuple | None:
     v = summary.get("step0_success")
     if v is None or not ci:
         return None
-    return (v, ci[0], ci[1], f"[{_fmt(ci[0])}, {_fmt(ci[1])}]")
+    return (v, ci[0], ci[1], f"[{number(ci[0])}, {number(ci[1])}]")
 
 
 def _overlap(a: tuple, b: tuple) -> bool:
@@ -138,7 +133,7 @@ def compare(new: dict, committed: dict | None) -> list[str]:
     lines = []
     for key in ("policy_hash", "step0_success", "step0_pass@8", "step0_identical_group_share"):
         a, b = new.get(key), committed.get(key)
-        lines.append(f"{key:28s} here {_fmt(a):>18s}   committed {_fmt(b):>18s}   {'same' if a == b else 'differs'}")
+        lines.append(f"{key:28s} here {number(a):>18s}   committed {number(b):>18s}   {'same' if a == b else 'differs'}")
     a, b = _step0_interval(new), _step0_interval(committed)
     if a and b:
         lines.append(f"{'step0_success 95% CI':28s} here {a[3]:>18s}   committed {b[3]:>18s}   "

@@ -200,6 +200,20 @@ def aggregate_curves(
     return pd.DataFrame(out, columns=[*cols, x, "mean", "ci_low", "ci_high", "n_seeds"])
 
 
+def run_curves(df: pd.DataFrame, metric: str, group_by: GroupBy, x: str = "step",
+               smoothing: SmoothingArg = DEFAULT_SMOOTHING) -> pd.DataFrame:
+    """Each run's smoothed curve, the one ``aggregate_curves`` averages (matched on exact x): columns
+    group columns, ``run_id``, ``x``, ``y``, one row per logged point (figures draw each seed thin
+    under the mean, so a collapsed seed is not hidden by it)."""
+    _check_x(x)
+    cols = _group_list(group_by)
+    smoother = as_smoothing(smoothing)
+    points = [{**key, "run_id": run_id, x: xv, "y": yv}
+              for key, run_id, rows in _metric_runs(df, metric, cols)
+              for xv, yv in zip(rows[x].to_numpy(), smoother(rows["value"].to_numpy()))]
+    return pd.DataFrame(points, columns=[*cols, "run_id", x, "y"])
+
+
 def crossings_per_run(
     df: pd.DataFrame,
     metric: str,

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bot_repro.analysis.formats import MISSING, interval, number, speedup
+from bot_repro.analysis.labels import group_key_label, group_label
 from bot_repro.analysis.smoothing import DEFAULT_SMOOTHING, SmoothingArg, as_smoothing
 from bot_repro.analysis.stats import (
     GroupBy,
@@ -189,20 +191,10 @@ def collect_meta(command: str, repo_dir: str | Path | None = None) -> dict[str, 
     }
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "n/a"
-    if isinstance(value, float) and abs(value) >= 1000:
-        return f"{value:,.0f}"
-    return f"{value:.3g}" if isinstance(value, float) else str(value)
-
-
 def _cell(entry: Mapping[str, Any] | None, key: str = "mean", count: str | None = None) -> str:
     if entry is None:
-        return "n/a"
-    text = _fmt(entry[key])
-    if entry["ci_low"] is not None:
-        text += f" [{_fmt(entry['ci_low'])}, {_fmt(entry['ci_high'])}]"
+        return MISSING
+    text = interval(entry[key], entry["ci_low"], entry["ci_high"])
     if count is not None:
         text += f" ({entry[count]}/{entry['n_runs']})"
     return text
@@ -210,14 +202,16 @@ def _cell(entry: Mapping[str, Any] | None, key: str = "mean", count: str | None 
 
 def _speed_cell(entry: Mapping[str, Any] | None) -> str:
     if entry is None:
-        return "n/a"
+        return MISSING
     counts = f"({entry['n_crossed']}/{entry['n_runs']} vs {entry['n_crossed_baseline']}/{entry['n_runs_baseline']} crossed)"
-    return f"{_cell(entry, 'ratio')} {counts}"
+    return f"{speedup(entry['ratio'], entry['ci_low'], entry['ci_high'])} {counts}"
 
 
-def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
+def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any],
+                     labels: Mapping[str, str] | None = None) -> str:
     """A Markdown report: provenance lines from ``meta`` (``command``, ``git_sha``, ``date``,
-    ``machine`` are required; other keys are listed too), the per-group table and the rules used.
+    ``machine`` are required; other keys are listed too), the per-group table (groups by their
+    display names, ``analysis.labels.group_key_label`` with ``labels``) and the rules used.
     ``meta["smoke"]`` (a sentence) marks a smoke report: "SMOKE" in the heading and the sentence
     under it."""
     missing = [k for k in REQUIRED_META if k not in meta]
@@ -237,16 +231,17 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str
     header = ["group", "seeds", f"final {metric}", "peak-to-final drop"]
     if threshold is not None:
         header += [
-            f"steps to {cmp} {_fmt(threshold)} (crossed/runs)",
+            f"steps to {cmp} {number(threshold)} (crossed/runs)",
             "wall s to threshold",
             "tokens to threshold",
         ]
         if baseline is not None:
-            header += [f"speed-up vs {baseline} (steps)", f"speed-up vs {baseline} (wall s)"]
+            shown = group_label(baseline, summary.get("baseline_column"), labels)
+            header += [f"speed-up vs {shown} (steps)", f"speed-up vs {shown} (wall s)"]
     lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for group in summary["groups"]:
         row = [
-            group["label"],
+            group_key_label(group["group"], labels),
             str(group["n_seeds"]),
             _cell(group["final"]),
             _cell(group["peak_to_final_drop"]),
@@ -271,7 +266,7 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str
     ]
     if threshold is not None:
         lines.append(
-            f"Threshold cost: first logged step (wall s, tokens) whose smoothed value is {cmp} {_fmt(threshold)}, "
+            f"Threshold cost: first logged step (wall s, tokens) whose smoothed value is {cmp} {number(threshold)}, "
             "no interpolation; means over the runs that crossed. Speed-up = mean baseline cost / mean group "
             "cost over crossing runs, groups resampled independently."
         )

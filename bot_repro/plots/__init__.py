@@ -1,23 +1,24 @@
-"""Figures: ``style`` owns the look (rcParams, colours per algorithm, saving PNG + PDF) and ``curves``
-the drawing helpers (CI-band curves, threshold lines, paper markers, bars, panel grids)."""
+"""Figures: ``style`` owns the look (rcParams, each group's colour, marker and line style, saving PNG +
+PDF), ``curves`` the drawing helpers (mean curves over per-seed lines, threshold lines, paper markers,
+bars, panel grids, the numbers table) and ``figures`` the paper's and the study's figure kinds."""
 
-from bot_repro.plots.curves import bar_with_ci, panel_grid, paper_markers, plot_curves, threshold_line
-from bot_repro.plots.style import (
-    ALGORITHM_COLORS,
-    apply_style,
-    colors_for,
-    display_name,
-    linestyles_for,
-    save,
+from bot_repro.plots.curves import (
+    bar_with_ci,
+    numbers_table,
+    panel_grid,
+    paper_markers,
+    plot_curves,
+    threshold_line,
 )
+from bot_repro.plots.style import GroupStyle, apply_style, display_name, group_styles, save
 
 __all__ = [
-    "ALGORITHM_COLORS",
+    "GroupStyle",
     "apply_style",
     "bar_with_ci",
-    "colors_for",
     "display_name",
-    "linestyles_for",
+    "group_styles",
+    "numbers_table",
     "panel_grid",
     "paper_markers",
     "plot_curves",

@@ -9,7 +9,9 @@ the peak-to-final drop: figure 10). Curves are means over seeds with 95% bootstr
 ranges stated without steps (shaded), and ``drop`` values on the bars.
 
 Every figure gets ``bot_repro.plots.curves.finish_figure``'s frame: the configured title, a caption line
-(seeds, band, smoothing), [0, 1] for rates, integer step ticks and one legend below the panels. A figure
+(seeds, band, smoothing), [0, 1] for rates, integer step ticks and one legend right of the panels; each
+seed is drawn thin under its mean, and a study figure's numbers (steps to the threshold, speed-ups) go in
+a table below the panels (``draw_with_note``), in ``bot_repro.analysis.formats``' one format. A figure
 drawn from smoke runs (``smoke=True``, or any run whose config has ``smoke: true``) is titled
 ``SMOKE: tiny random model`` and carries no paper markers: those compare a real run with the paper.
 """
@@ -27,19 +29,25 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from bot_repro.analysis import aggregate_curves, group_ci, peak_to_final_drops
+from bot_repro.analysis import aggregate_curves, group_ci, peak_to_final_drops, run_curves
+from bot_repro.analysis.formats import interval, speedup
+from bot_repro.analysis.labels import value_text
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.plots.curves import (
+    MAX_BANDS,
     PAPER_HANDLE,
     PAPER_MARKER,
+    TABLE_MARGIN_INCHES,
     bar_with_ci,
+    column_widths,
     curve_caption,
     finish_figure,
+    numbers_table,
     panel_grid,
     plot_curves,
     threshold_line,
 )
-from bot_repro.plots.style import colors_for, display_name, is_rate, save
+from bot_repro.plots.style import GroupStyle, display_name, group_styles, is_rate, save
 
 KINDS = ("curves", "metric_panels", "pairwise", "curves_drop")
 PAPER_LABEL = "paper, 1 seed"
@@ -107,11 +115,16 @@ class PlotCfg:
     def panel_metrics(self) -> list[str]:
         return list(self.metrics) if self.kind == "metric_panels" else [str(self.metric)]
 
-    def label(self, value: Any) -> str:
+    def label(self, value: Any, column: str | None = None) -> str:
+        """The display name of a value of ``column`` (default: the hue column): ``labels`` first."""
         text = _text(value)
         if text not in self.labels and text.startswith(TINY_PREFIX) and text[len(TINY_PREFIX):] in self.labels:
             return f"tiny {self.labels[text[len(TINY_PREFIX):]]}"  # a smoke run's tiny stand-in of a model
-        return self.labels.get(text, display_name(value))
+        return display_name(value, column or self.hue, self.labels)
+
+    def styles(self, values: Any) -> dict[Any, GroupStyle]:
+        """Colour, marker, line style and display name of each hue value of one figure."""
+        return group_styles(values, self.hue, self.labels)
 
     def paper_for(self, panel: Any) -> PaperCfg:
         """The paper numbers of a panel (``panel`` is None for single-panel figures)."""
@@ -127,11 +140,7 @@ def plot_config(raw: Mapping[str, Any] | None, where: str) -> PlotCfg:
     return build_options(PlotCfg, dict(raw), where)
 
 
-def _text(value: Any) -> str:
-    """Config keys are strings; table values may be numbers (w_s 0.5, window 3)."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+_text = value_text  # config keys are strings; table values may be numbers (w_s 0.5, window 3)
 
 
 def _panel_values(frame: pd.DataFrame, cfg: PlotCfg) -> list[Any]:
@@ -159,14 +168,16 @@ def _no_data(ax: Axes, metric: str) -> None:
     ax.text(0.5, 0.5, f"no data for\n{metric}", ha="center", va="center", transform=ax.transAxes, color="0.4")
 
 
-def _curves(ax: Axes, rows: pd.DataFrame, metric: str, cfg: PlotCfg) -> None:
+def _curves(ax: Axes, rows: pd.DataFrame, metric: str, cfg: PlotCfg, styles: dict[Any, GroupStyle],
+            band: bool) -> None:
     if rows.empty or not (rows["metric"] == metric).any():
         _no_data(ax, metric)
         return
     agg = aggregate_curves(rows, metric, [cfg.hue])
     # pairwise panels hold one baseline each (the panel title): the line is the win rate
-    label_fn = (lambda key: "win rate") if cfg.kind == "pairwise" else (lambda key: cfg.label(key[cfg.hue]))
-    plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn)
+    label_fn = (lambda key: "win rate") if cfg.kind == "pairwise" else (lambda key: styles[key[cfg.hue]].label)
+    plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn, runs=run_curves(rows, metric, [cfg.hue]),
+                styles=styles, band=band)
 
 
 def _overlay_paper(ax: Axes, paper: PaperCfg, colors: Mapping[Any, str], last_x: float) -> None:
@@ -225,9 +236,11 @@ def is_smoke(frame: pd.DataFrame) -> bool:
     return bool(frame[SMOKE_COLUMN].fillna(False).astype(bool).any())
 
 
-def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool) -> str:
-    """The caption line of a figure: seeds, band and smoothing, then what the other marks are."""
-    extra = []
+def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool, band: bool = True,
+            table: str = "") -> str:
+    """The caption line of a figure: seeds, band and smoothing, then what the other marks are and
+    ``table`` (how the numbers table was computed)."""
+    extra = [table]
     if cfg.kind == "pairwise" and cfg.tie_metric:
         extra.append("Win rate: ties count half a win")
     if cfg.kind == "curves_drop":
@@ -237,25 +250,31 @@ def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool) -
     elif paper_drawn:
         extra.append("Stars (with ranges) and grey bands: the paper's numbers, one seed (SPEC §1)")
     group = [c for c in (cfg.panels, cfg.hue) if c]
-    return curve_caption(frame, cfg.panel_metrics, group, extra=extra)
+    return curve_caption(frame, cfg.panel_metrics, group, extra=extra, band=band, seed_lines=True)
 
 
-def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None) -> plt.Figure:
+def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None,
+         summary: dict[str, Any] | None = None) -> plt.Figure:
     """The figure for ``frame`` (a figure's long table) drawn as ``cfg`` says; ``smoke`` (default:
-    read from the runs' configs) labels it as a smoke figure and leaves the paper's numbers out."""
+    read from the runs' configs) labels it as a smoke figure and leaves the paper's numbers out;
+    ``summary`` (a ``summarise`` result) puts ``crossing_table``'s numbers in a table below the panels."""
     smoke = is_smoke(frame) if smoke is None else smoke
     panels = _panel_values(frame, cfg)
     extra = 1 if cfg.kind == "curves_drop" else 0
-    titles = [cfg.label(p) if p is not None else "" for p in panels] + ["peak-to-final drop"] * extra
-    fig, axes = panel_grid(len(panels) + extra, titles=titles if any(titles) else None,
-                           sharey=cfg.kind != "curves_drop")
-    hue_values = frame[cfg.hue].dropna().unique() if cfg.hue in frame else []
-    colors = colors_for(hue_values)
+    titles = [cfg.label(p, cfg.panels) if p is not None else "" for p in panels] + ["peak-to-final drop"] * extra
+    styles = cfg.styles(frame[cfg.hue].dropna().unique() if cfg.hue in frame else [])
+    table = crossing_table(summary, cfg, styles) if summary is not None else None
+    n = len(panels) + extra
+    # panels wide enough that the table below them fits at its font size
+    panel_width = max(4.0, (sum(column_widths(*table[:2])) + TABLE_MARGIN_INCHES) / min(n, 3)) if table else 4.0
+    fig, axes = panel_grid(n, titles=titles if any(titles) else None, sharey=cfg.kind != "curves_drop",
+                           panel_size=(panel_width, 3.0), table_rows=len(table[1]) if table else 0)
+    band = len(styles) <= MAX_BANDS
     last_x = float(frame["step"].max()) if len(frame) else 1.0
     rate_axes, paper_drawn = [], False
     for ax, panel in zip(axes, panels):
         rows, metric = _panel_rows(frame, cfg, panel)
-        _curves(ax, rows, metric, cfg)
+        _curves(ax, rows, metric, cfg, styles, band)
         ax.set_xlabel("step")
         if cfg.kind == "pairwise":
             _pairwise_ties(ax, rows, cfg)
@@ -264,7 +283,7 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None) -> plt.Fi
             threshold_line(ax, cfg.threshold, label=label)
         if not smoke:
             paper = cfg.paper_for(panel)
-            _overlay_paper(ax, paper, colors, last_x)
+            _overlay_paper(ax, paper, {v: st.color for v, st in styles.items()}, last_x)
             paper_drawn = paper_drawn or bool(paper.points or paper.final or paper.band is not None)
         if cfg.ylim is not None:
             ax.set_ylim(*cfg.ylim)
@@ -275,9 +294,12 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None) -> plt.Fi
         drop_cfg = cfg if not smoke else replace(cfg, paper={})
         _drop_bars(axes[-1], frame, drop_cfg)
         paper_drawn = paper_drawn or (not smoke and bool(cfg.paper_for(None).drop))
+    if table:
+        numbers_table(fig, *table)
     title = cfg.title or f"{cfg.ylabel or cfg.metric or ', '.join(cfg.metrics)} vs step"
-    finish_figure(fig, axes, title, caption(frame, cfg, smoke, paper_drawn), smoke=smoke, rate_axes=rate_axes,
-                  step_axes=axes[: len(panels)], legend_handles={PAPER_LABEL: Line2D([], [], **PAPER_HANDLE)})
+    finish_figure(fig, axes, title, caption(frame, cfg, smoke, paper_drawn, band, table_caption(summary, cfg) if table else ""), smoke=smoke,
+                  rate_axes=rate_axes, step_axes=axes[: len(panels)],
+                  legend_handles={PAPER_LABEL: Line2D([], [], **PAPER_HANDLE)})
     return fig
 
 
@@ -291,30 +313,52 @@ def draw_and_save(frame: pd.DataFrame, cfg: PlotCfg, path_without_suffix: str | 
         plt.close(fig)
 
 
-def crossing_note(summary: dict[str, Any], cost: str = "step") -> str:
-    """Per group of a ``summarise`` result: steps to the threshold (mean [95% CI], seeds crossed) and
-    the speed-up over the baseline with its interval, one line each (the study figures' inset)."""
-    fmt = lambda v: "n/a" if v is None else f"{v:.3g}"  # noqa: E731
-    lines = [f"{cost}s to {summary['threshold']:g}: mean [95% CI] crossed/runs | speed-up vs {summary.get('baseline') or '-'}"]
+def crossing_table(summary: dict[str, Any], cfg: PlotCfg,
+                   styles: dict[Any, GroupStyle] | None = None) -> tuple[list[str], list[list[str]], list[str]]:
+    """The numbers of a ``summarise`` result as (header, rows, row colours) for ``numbers_table``: per
+    group its display name, seeds, final value, steps to the threshold (mean [95% CI] over the runs
+    that crossed) with the runs that crossed, and the speed-up over the baseline with its interval."""
+    cost = "step"
+    styles = styles or cfg.styles([g["group"].get(cfg.hue) for g in summary["groups"]])
+    header = ["group", "seeds", "final [95% CI]", f"steps to {summary['threshold']:g} [95% CI]", "crossed",
+              "speed-up [95% CI]"]
+    rows, colors = [], []
     for g in summary["groups"]:
+        value = g["group"].get(cfg.hue)
+        look = styles.get(value)
         to = (g.get("to_threshold") or {}).get(cost) or {}
-        crossed = f"{to.get('n_crossed', 0)}/{to.get('n_runs', g.get('n_seeds'))}"
-        cell = f"{fmt(to.get('mean'))} [{fmt(to.get('ci_low'))}, {fmt(to.get('ci_high'))}] {crossed}"
+        final = g.get("final") or {}
         sp = (g.get("speedup") or {}).get(cost)
-        speed = "reference" if g.get("speedup") is None else (
-            f"{fmt(sp.get('ratio'))}x [{fmt(sp.get('ci_low'))}, {fmt(sp.get('ci_high'))}]" if sp else "n/a")
-        lines.append(f"{g['label']}: {cell} | {speed}")
-    return "\n".join(lines)
+        speed = "reference (1.00×)" if g.get("speedup") is None else (
+            speedup(sp.get("ratio"), sp.get("ci_low"), sp.get("ci_high")) if sp else speedup(None))
+        rows.append([
+            look.label if look else cfg.label(value),
+            str(g.get("n_seeds")),
+            interval(final.get("mean"), final.get("ci_low"), final.get("ci_high")),
+            interval(to.get("mean"), to.get("ci_low"), to.get("ci_high")),
+            f"{to.get('n_crossed', 0)}/{to.get('n_runs', g.get('n_seeds'))}",
+            speed,
+        ])
+        colors.append(look.color if look else "black")
+    return header, rows, colors
+
+
+def table_caption(summary: dict[str, Any], cfg: PlotCfg) -> str:
+    """The caption sentence that says how ``crossing_table``'s numbers were computed."""
+    baseline = summary.get("baseline")
+    thr = f"{summary['threshold']:g}"
+    text = (f"Table: final = last held-out value; steps to {thr} = first smoothed crossing, mean over the runs "
+            f"that crossed; 95% bootstrap intervals over runs")
+    if baseline is not None:
+        text += f"; speed-up = {cfg.label(baseline)}'s mean steps to {thr} / the group's"
+    return text
 
 
 def draw_with_note(frame: pd.DataFrame, cfg: PlotCfg, summary: dict[str, Any], path_without_suffix: str | Path,
                    smoke: bool | None = None) -> list[Path]:
-    """``draw_and_save`` with ``crossing_note(summary)`` in the lower right of the first panel."""
-    fig = draw(frame, cfg, smoke)
+    """``draw_and_save`` with ``crossing_table(summary)`` in a table below the panels."""
+    fig = draw(frame, cfg, smoke, summary=summary)
     try:
-        fig.axes[0].text(0.98, 0.03, crossing_note(summary), transform=fig.axes[0].transAxes, ha="right",
-                         va="bottom", multialignment="left", fontsize=6.5, family="monospace",
-                         bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9, "pad": 3})
         return save(fig, path_without_suffix)
     finally:
         plt.close(fig)

@@ -1,12 +1,13 @@
-"""The project's single plot style: rcParams, a fixed colour per algorithm, line styles, and saving.
+"""The project's single plot style: rcParams, each group's colour, marker and line style, and saving.
 
-An algorithm keeps its colour in every figure (BoT-GRPO is always vermilion, GRPO always blue), using
-the colour-blind-safe Okabe-Ito palette; the pairs a reader compares most are far apart in it (BoT-GRPO
-vermilion vs PURE black and GRPO blue; orange, the colour closest to vermilion, goes to Dr. GRPO, which
-no figure sets beside BoT-GRPO). Each algorithm also has its own marker, so curves stay apart in
-greyscale. Values that are not algorithm names (a reward stack, a w_s value) take colours from Paul
-Tol's muted palette, which shares none of those colours, in sorted order, so a legend never shows two
-series in one colour. Other variants are told apart by line style.
+An algorithm keeps the colour, marker, line style and display name it was registered with
+(``bot_repro.algorithms.registry.AlgorithmInfo``) in every figure: BoT-GRPO is always vermilion and
+solid, GRPO always blue. Group values that are not algorithm names (a reward signal, an option value,
+a w_s value) take, in sorted order, the first colour of ``PALETTE`` (Okabe-Ito, colour-blind safe,
+without its pale yellow; Tol's wine as an eighth), marker of ``MARKERS`` and line style of
+``LINESTYLES`` that no algorithm of the same figure uses, so up to eight groups of one figure each
+have their own colour, marker and line style, and stay apart in greyscale too. Display names come
+from ``bot_repro.analysis.labels`` (the registry, the options' labels, the experiment's ``labels``).
 
 Rates (compile rate, Pass@k, success, win rate) are drawn on the full [0, 1] range (``is_rate``,
 ``RATE_YLIM``) so that a run's numbers are never blown up by autoscaling, and every task names the
@@ -16,38 +17,37 @@ held-out metric its figures and notebooks show first (``HEADLINE_METRICS``).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import matplotlib
 from matplotlib.figure import Figure
 
-ALGORITHM_COLORS: dict[str, str] = {
-    "grpo": "#0072B2",  # blue
-    "dr_grpo": "#E69F00",  # orange
-    "dapo": "#009E73",  # bluish green
-    "gspo": "#CC79A7",  # reddish purple
-    "pure": "#000000",  # black
-    "ps_grpo": "#56B4E9",  # sky blue
-    "bot_grpo": "#D55E00",  # vermilion
-}
-ALGORITHM_MARKERS: dict[str, str] = {
-    "grpo": "s", "dr_grpo": "X", "dapo": "D", "gspo": "v", "pure": "^", "ps_grpo": "P", "bot_grpo": "o",
-}
-HIGHLIGHT = "bot_grpo"  # the paper's method: drawn a little thicker and on top of the others
-ALGORITHM_LABELS: dict[str, str] = {
-    "grpo": "GRPO",
-    "dr_grpo": "Dr. GRPO",
-    "dapo": "DAPO",
-    "gspo": "GSPO",
-    "pure": "PURE",
-    "ps_grpo": "PS-GRPO",
-    "bot_grpo": "BoT-GRPO",
-}
-# Paul Tol's muted palette: disjoint from ALGORITHM_COLORS, for groups that are not algorithms.
-OTHER_COLORS = ("#332288", "#117733", "#88CCEE", "#DDCC77", "#AA4499", "#882255", "#44AA99", "#999933")
-LINESTYLES: tuple[Any, ...] = ("-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
+from bot_repro.algorithms import ADVANTAGES
+from bot_repro.analysis.labels import group_label
+
+# Okabe-Ito without the yellow that fades on white, in the order a figure's groups take them; wine last
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#000000", "#56B4E9", "#882255")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES: tuple[Any, ...] = (
+    "-", (0, (6, 2)), (0, (1, 1.5)), (0, (6, 2, 1, 2)), (0, (3, 1.5)), (0, (6, 2, 1, 2, 1, 2)),
+    (0, (1, 1.5, 1, 1.5, 4, 1.5)), (0, (10, 3)),
+)
+MAX_GROUPS = len(PALETTE)  # more groups than this in one figure would share a colour
+
+
+@dataclass(frozen=True)
+class GroupStyle:
+    """How one group's curves, bars and table row look."""
+
+    label: str
+    color: str
+    marker: str
+    linestyle: Any
+    highlight: bool = False
+
 
 RC_PARAMS: dict[str, Any] = {
     "font.size": 9,
@@ -65,6 +65,9 @@ RC_PARAMS: dict[str, Any] = {
     "legend.frameon": False,
     "figure.constrained_layout.use": True,
     "savefig.dpi": 150,
+    # drawn at the dpi it is saved at, so the text widths finish_figure measures are the saved ones
+    # (glyph hinting makes text a few percent wider or narrower at another dpi)
+    "figure.dpi": 150,
     # TrueType fonts in PDFs stay editable and avoid Type 3 fonts that some venues reject
     "pdf.fonttype": 42,
     "ps.fonttype": 42,
@@ -84,9 +87,9 @@ def apply_style() -> None:
     matplotlib.rcParams.update(RC_PARAMS)
 
 
-def display_name(value: Any) -> str:
-    """Legend text for a group value: the paper's spelling for algorithm names, ``str`` otherwise."""
-    return ALGORITHM_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+def display_name(value: Any, column: str | None = None, labels: Mapping[str, str] | None = None) -> str:
+    """Legend text for a group value (``analysis.labels.group_label``): ``bot_grpo`` -> ``BoT-GRPO``."""
+    return group_label(value, column, labels)
 
 
 def is_rate(metric: str) -> bool:
@@ -113,11 +116,6 @@ def metric_label(metric: str) -> str:
     return f"held-out {words}" if prefix == "eval" else words
 
 
-def marker_for(value: Any) -> str:
-    """The marker of an algorithm's curve (a circle for anything else)."""
-    return ALGORITHM_MARKERS.get(value, "o") if isinstance(value, str) else "o"
-
-
 def _sorted(values: Iterable[Any]) -> list[Any]:
     unique = list(dict.fromkeys(values))
     if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in unique):
@@ -125,23 +123,28 @@ def _sorted(values: Iterable[Any]) -> list[Any]:
     return sorted(unique, key=str)
 
 
-def colors_for(values: Iterable[Any]) -> dict[Any, str]:
-    """Colour per value: the fixed colour for algorithm names, ``OTHER_COLORS`` in sorted order for the
-    rest (cycling when there are more than eight)."""
-    out: dict[Any, str] = {}
+def group_styles(values: Iterable[Any], column: str | None = None,
+                 labels: Mapping[str, str] | None = None) -> dict[Any, GroupStyle]:
+    """The style of each of ``values`` (the groups of one figure): an algorithm's registered style,
+    and for the rest, in sorted order, the first colour, marker and line style no other group of
+    the figure has (cycling past ``MAX_GROUPS``)."""
+    ordered = _sorted(values)
+    algos = {v: ADVANTAGES[v].info for v in ordered if isinstance(v, str) and v in ADVANTAGES}
+    free = [[c for c in PALETTE if c not in {i.color for i in algos.values()}] or list(PALETTE),
+            [m for m in MARKERS if m not in {i.marker for i in algos.values()}] or list(MARKERS),
+            [s for s in LINESTYLES if s not in {i.linestyle for i in algos.values()}] or list(LINESTYLES)]
+    out: dict[Any, GroupStyle] = {}
     others = 0
-    for value in _sorted(values):
-        if isinstance(value, str) and value in ALGORITHM_COLORS:
-            out[value] = ALGORITHM_COLORS[value]
+    for value in ordered:
+        name = display_name(value, column, labels)
+        if value in algos:
+            info = algos[value]
+            out[value] = GroupStyle(name, info.color, info.marker, info.linestyle, info.highlight)
         else:
-            out[value] = OTHER_COLORS[others % len(OTHER_COLORS)]
+            color, marker, style = (pool[others % len(pool)] for pool in free)
+            out[value] = GroupStyle(name, color, marker, style)
             others += 1
     return out
-
-
-def linestyles_for(values: Iterable[Any]) -> dict[Any, Any]:
-    """Line style per value in sorted (numeric when all numbers) order: solid, dashed, dotted, ..."""
-    return {value: LINESTYLES[i % len(LINESTYLES)] for i, value in enumerate(_sorted(values))}
 
 
 def save(fig: Figure, path_without_suffix: str | Path) -> list[Path]:

@@ -31,7 +31,7 @@ from accelerate.utils import gather_object
 from trl import GRPOTrainer
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.registry import compute_advantages
+from bot_repro.algorithms.registry import compute_advantages, drops_groups
 from bot_repro.trainer.batch_ops import select_rows
 from bot_repro.trainer.token_reward import ScoredBatch, TokenRewardFunction
 
@@ -110,12 +110,12 @@ class BoTGRPOTrainer(GRPOTrainer):
         k = self.num_generations
         adv_all = compute_advantages(self.advantage, g_all, l_all, m_all, k, **self.advantage_options)
         group_valid = (adv_all.abs() * m_all).view(-1, k, adv_all.shape[1]).sum(dim=(1, 2)) > 0
-        if self.advantage_options.get("zero_std") == "drop":
+        if drops_groups(self.advantage, self.advantage_options):
             keep = group_valid.repeat_interleave(k)
             m_all = m_all * keep[:, None]
         start = self.accelerator.process_index * b
         out["advantages"] = adv_all[start : start + b, :width].to(mask.device)
-        if self.advantage_options.get("zero_std") == "drop":
+        if drops_groups(self.advantage, self.advantage_options):
             out["completion_mask"] = out["completion_mask"] * m_all[start : start + b, :width].bool().any(1)[:, None]
         stats = {"global": g_all, "local": l_all, "mask": m_all, "adv": adv_all, "group_valid": group_valid}
         return out, scored, group_valid, stats

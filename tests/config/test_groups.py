@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot_repro.algorithms import ADVANTAGES
 from bot_repro.config import check_batch, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import UnknownNameError
@@ -81,7 +82,7 @@ def test_cli_rejects_unknown_algorithm_before_loading_anything(tmp_path):
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert out.returncode == 2
-    assert "unknown algorithm 'bot_grop'; valid names: bot_grpo, dapo, dr_grpo, grpo, gspo, ps_grpo, pure" in out.stderr
+    assert f"unknown algorithm 'bot_grop'; valid names: {', '.join(sorted(ADVANTAGES))}" in out.stderr
     assert not Path(cache).exists()  # no tiny model was built, nothing was loaded
     # and a misspelt group option is Hydra's own clear error
     out = subprocess.run(

@@ -11,6 +11,7 @@ import pytest
 from nbclient import NotebookClient
 
 from bot_repro import study
+from bot_repro.algorithms import ADVANTAGES
 from bot_repro.analysis import committed
 from bot_repro.study import analyse
 from tests.conftest import REPO
@@ -31,7 +32,7 @@ def test_study_report_and_notebook(tmp_path):
     assert all(g["n_seeds"] == 2 for g in saved["groups"])
     assert saved["meta"]["archived_runs"] == 4 and saved["meta"]["study_wall_seconds"] == 1.0
     assert (out / "mini_demo.png").stat().st_size > 0 and (out / "mini_demo.pdf").exists()
-    assert "| bot_grpo |" in (out / "summary.md").read_text()
+    assert f"| {ADVANTAGES['bot_grpo'].info.label} |" in (out / "summary.md").read_text()  # its display name
     assert summary["threshold"] == 0.8
     # the shared starting point (smoke eval: 2 samples, so pass@8 is null and pass@2 is given)
     assert saved["policy_hash"] == "abc123" and saved["step0"]["warm_start_steps"] == 40

@@ -111,9 +111,11 @@ def test_markdown_report(sweep_df):
     table = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(table) == 3  # header + two groups
     assert table[0].count("|") == 10  # nine columns
-    bot_row = next(line for line in table if line.startswith("| bot_grpo"))
-    assert "| 50 [40, 60] (2/2) |" in bot_row and "(2/2 vs 2/2 crossed)" in bot_row
-    grpo_row = next(line for line in table if line.startswith("| grpo"))
+    # groups by their display names, numbers in the one format (analysis.formats)
+    bot_row = next(line for line in table if line.startswith("| BoT-GRPO |"))
+    assert "| 50.0 [40.0, 60.0] (2/2) |" in bot_row and "(2/2 vs 2/2 crossed)" in bot_row
+    assert "× [" in bot_row and "speed-up vs GRPO (steps)" in table[0]
+    grpo_row = next(line for line in table if line.startswith("| GRPO |"))
     assert grpo_row.endswith("| reference | reference |")
     with pytest.raises(ValueError, match=r"meta lacks \['machine'\]"):
         summary_markdown(summary, {k: v for k, v in META.items() if k != "machine"})

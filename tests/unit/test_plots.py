@@ -1,4 +1,6 @@
-"""Plot helpers on synthetic tables: files are written, artists are counted, colours stay fixed."""
+"""Plot helpers on synthetic tables: files are written, artists are counted, colours stay fixed.
+
+Algorithm names and styles are read from the registry (``ADVANTAGES``), never listed here."""
 
 from __future__ import annotations
 
@@ -8,16 +10,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bot_repro.analysis.stats import aggregate_curves
+from bot_repro.algorithms import ADVANTAGES
+from bot_repro.analysis.stats import aggregate_curves, run_curves
 from bot_repro.plots.curves import bar_with_ci, panel_grid, paper_markers, plot_curves, threshold_line
-from bot_repro.plots.style import (
-    ALGORITHM_COLORS,
-    OTHER_COLORS,
-    colors_for,
-    display_name,
-    linestyles_for,
-    save,
-)
+from bot_repro.plots.style import LINESTYLES, MAX_GROUPS, PALETTE, display_name, group_styles, save
+
+ALGORITHMS = sorted(ADVANTAGES)
+
+
+def _info(name: str):
+    return ADVANTAGES[name].info
 
 
 def curve_table(runs: dict[str, tuple[dict, list[float]]]) -> pd.DataFrame:
@@ -62,7 +64,7 @@ def test_curve_figure_is_written_with_expected_artists(agg, tmp_path):
     assert len(ax.lines) == 4  # three curves + the threshold
     assert len(ax.collections) == 2 + 2  # bands for grpo and bot_grpo (pure has one seed), two marker sets
     colors = {line.get_label(): mcolors.to_hex(line.get_color()) for line in lines}
-    assert colors == {"BoT-GRPO": "#d55e00", "GRPO": "#0072b2", "PURE": "#000000"}
+    assert colors == {_info(n).label: _info(n).color.lower() for n in ("bot_grpo", "grpo", "pure")}
     paths = save(fig, tmp_path / "figs" / "figure_1")
     plt.close(fig)
     assert [p.name for p in paths] == ["figure_1.png", "figure_1.pdf"]
@@ -81,15 +83,51 @@ def test_pdf_output_is_reproducible(agg, tmp_path):
 
 
 def test_colours_are_fixed_per_algorithm():
-    assert len(set(ALGORITHM_COLORS.values())) == 7
-    one = colors_for(["bot_grpo", "grpo"])
-    other = colors_for(["grpo", "dapo", "gspo", "bot_grpo", "pure", "dr_grpo", "ps_grpo", "my_variant"])
-    assert one["grpo"] == other["grpo"] == ALGORITHM_COLORS["grpo"]
-    assert one["bot_grpo"] == other["bot_grpo"] == "#D55E00"
-    assert other["my_variant"] == OTHER_COLORS[0] and other["my_variant"] not in ALGORITHM_COLORS.values()
-    # non-algorithm values get distinct colours in sorted order, whatever order they arrive in
-    assert colors_for([1.0, 0.1, 0.5]) == {0.1: OTHER_COLORS[0], 0.5: OTHER_COLORS[1], 1.0: OTHER_COLORS[2]}
-    assert display_name("bot_grpo") == "BoT-GRPO" and display_name(0.5) == "0.5"
+    infos = [_info(n) for n in ALGORITHMS]
+    assert len({i.color for i in infos}) == len({i.marker for i in infos}) == len({i.label for i in infos}) == len(infos)
+    assert len({str(i.linestyle) for i in infos}) == len(infos)
+    one = group_styles(["bot_grpo", "grpo"], "algorithm.name")
+    every = group_styles([*ALGORITHMS, "my_variant"], "algorithm.name")
+    for name in ("bot_grpo", "grpo"):
+        assert one[name] == every[name] and one[name].color == _info(name).color and one[name].label == _info(name).label
+    taken = {i.color for i in infos}
+    assert every["my_variant"].color not in taken and every["my_variant"].label == "my_variant"
+    # non-algorithm values take the palette in sorted order, whatever order they arrive in
+    assert [group_styles([1.0, 0.1, 0.5])[v].color for v in (0.1, 0.5, 1.0)] == list(PALETTE[:3])
+    assert display_name("bot_grpo") == _info("bot_grpo").label and display_name(0.5) == "0.5"
+
+
+@pytest.mark.parametrize("others", [["a", "b", "c", "d", "e", "f", "g", "h"], ["grpo", "pooled", "floor_std", "zero"],
+                                    ["bot_grpo", "grpo", "pure", "x", "y", "z"]])
+def test_up_to_eight_groups_each_get_their_own_colour_marker_and_line_style(others):
+    """Algorithms keep their registered style and the other values take what no group of the figure
+    has, so no two groups share a colour, a marker or a line style (the study's same_global arms
+    were three shades of blue beside GRPO)."""
+    looks = group_styles(others, "algorithm.options.same_global")
+    assert len(others) <= MAX_GROUPS
+    for field in ("color", "marker", "linestyle"):
+        assert len({str(getattr(st, field)) for st in looks.values()}) == len(others), field
+    if "pooled" in others:  # an option value is shown by its label, GRPO by its registered one
+        assert looks["pooled"].label == "pooled std (paper)" and looks["grpo"].label == _info("grpo").label
+
+
+def test_each_seed_is_drawn_thin_under_its_mean(tmp_path):
+    """A seed that collapses stays visible: one thin line per run under the mean line."""
+    df = curve_table({
+        "g0": ({"algorithm.name": "grpo"}, [0.1, 0.5, 0.8, 0.9]),
+        "g1": ({"algorithm.name": "grpo"}, [0.1, 0.5, 0.1, 0.0]),  # collapses
+        "b0": ({"algorithm.name": "bot_grpo"}, [0.1, 0.6, 0.8, 0.9]),
+    })
+    agg = aggregate_curves(df, "eval/compile_rate", "algorithm.name", smoothing=None, n_resamples=100)
+    fig, (ax,) = panel_grid(1)
+    means = plot_curves(ax, agg, runs=run_curves(df, "eval/compile_rate", "algorithm.name", smoothing=None))
+    thin = [line for line in ax.lines if line not in means]
+    assert len(thin) == 3 and all(line.get_linewidth() < min(m.get_linewidth() for m in means) for line in thin)
+    assert all(line.get_zorder() < min(m.get_zorder() for m in means) for line in thin)
+    collapsed = [line for line in thin if list(line.get_ydata()) == [0.1, 0.5, 0.1, 0.0]]
+    assert len(collapsed) == 1 and mcolors.to_hex(collapsed[0].get_color()) == _info("grpo").color.lower()
+    assert all(line.get_label().startswith("_") for line in thin)  # not in the legend
+    plt.close(fig)
 
 
 def test_style_column_sets_line_styles(tmp_path):
@@ -100,15 +138,12 @@ def test_style_column_sets_line_styles(tmp_path):
     agg = aggregate_curves(
         curve_table(runs), "eval/compile_rate", ["algorithm.name", "reward.w_s"], n_resamples=100
     )
-    assert linestyles_for([1.0, 0.1, 0.5]) == {0.1: "-", 0.5: "--", 1.0: ":"}
     fig, (ax,) = panel_grid(1)
     lines = plot_curves(ax, agg, style="reward.w_s", label_fn=lambda key: f"w_s={key['reward.w_s']}")
-    assert [(line.get_label(), line.get_linestyle()) for line in lines] == [
-        ("w_s=0.1", "-"),
-        ("w_s=0.5", "--"),
-        ("w_s=1.0", ":"),
-    ]
-    assert {mcolors.to_hex(line.get_color()) for line in lines} == {"#d55e00"}
+    assert [line.get_label() for line in lines] == ["w_s=0.1", "w_s=0.5", "w_s=1.0"]
+    reference = [plt.Line2D([], [], linestyle=ls) for ls in LINESTYLES[:3]]  # sorted values take them in order
+    assert [line._unscaled_dash_pattern for line in lines] == [r._unscaled_dash_pattern for r in reference]
+    assert {mcolors.to_hex(line.get_color()) for line in lines} == {_info("bot_grpo").color.lower()}
     assert len(ax.collections) == 0  # one seed each: no bands
     plt.close(fig)
 
@@ -262,7 +297,7 @@ def test_smoke_figure_is_labelled_and_has_no_paper_markers(tmp_path):
     lo, hi = ax.get_xlim()
     assert [t for t in ax.get_xticks() if lo <= t <= hi] == [0, 1, 2]
     caption = _check_frame(fig)
-    assert "Mean of 2 seeds per curve (seeds 0, 1)" in caption and "left out" in caption
+    assert "mean of 2 seeds per curve (seeds 0, 1); thin lines: each seed" in caption and "left out" in caption
     plt.close(fig)
 
 
@@ -344,13 +379,12 @@ def test_bot_grpo_stands_apart_from_its_baselines_for_colour_blind_readers(defic
     vs PURE (the issue's pair; vermilion vs the old orange was 33, 25 and 18) at least 60, vs every other
     algorithm of figure 1 and the mini demo at least 35. Orange, the colour nearest vermilion, is Dr.
     GRPO's, which no figure sets beside BoT-GRPO; every algorithm also has its own marker."""
-    from bot_repro.plots.style import ALGORITHM_MARKERS
-
-    bot = _seen(ALGORITHM_COLORS["bot_grpo"], deficiency)
+    highlighted = [n for n in ALGORITHMS if _info(n).highlight]
+    assert highlighted == ["bot_grpo"]
+    bot = _seen(_info("bot_grpo").color, deficiency)
     for other, least in (("pure", 60), ("grpo", 35), ("dapo", 35), ("gspo", 35), ("ps_grpo", 35)):
-        delta = float(np.linalg.norm(bot - _seen(ALGORITHM_COLORS[other], deficiency)))
+        delta = float(np.linalg.norm(bot - _seen(_info(other).color, deficiency)))
         assert delta >= least, f"BoT-GRPO vs {other}: delta E {delta:.0f} ({deficiency or 'normal vision'})"
-    assert len(set(ALGORITHM_MARKERS.values())) == len(ALGORITHM_MARKERS) == len(ALGORITHM_COLORS)
 
 
 def test_headline_metric_per_task():

@@ -5,7 +5,8 @@ verl's contract for an estimator registered with ``core_algos.register_adv_est(n
     fn(token_level_rewards [bs, W], response_mask [bs, T], index (uid per row), config, **extra)
         -> (advantages [bs, T], returns [bs, T])
 
-For each of ``ESTIMATORS`` (``bot_grpo``, ``ps_grpo``, ``pure``), ``make_estimator`` reads w_g G and
+For each of ``ESTIMATORS`` (the registry's estimators registered with ``verl=True``: today
+``bot_grpo``, ``ps_grpo`` and ``pure``; verl's built-ins cover the sequence-level ones), ``make_estimator`` reads w_g G and
 w_s S out of the split layout (``layout.unpack_split``), puts the rows of each uid next to each other
 (verl's rows come in any order; ``layout.group_rows``), calls ``ADVANTAGES[name]`` with unit weights
 (the weights were applied by the reward manager) and the options in ``algorithm.bot_options``, and
@@ -23,12 +24,12 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from bot_repro.algorithms import ADVANTAGES
+from bot_repro.algorithms import ADVANTAGES, drops_groups
 from bot_repro.algorithms.registry import validate_options
 from bot_repro.config_errors import ConfigError
 from bot_repro.integrations.verl.layout import group_rows, scatter_rows, unpack_split
 
-ESTIMATORS = ("bot_grpo", "ps_grpo", "pure")
+ESTIMATORS = tuple(name for name, fn in ADVANTAGES.items() if fn.info.verl)
 OPTIONS_KEY = "bot_options"  # algorithm.bot_options in verl's config
 
 
@@ -57,12 +58,12 @@ def estimator_options(name: str, config: Any) -> dict[str, Any]:
                 f"algorithm.{OPTIONS_KEY}.{weight} is not used on verl: the reward manager applies w_g and w_s "
                 "(from the reward stack, reward.bot) before the rewards reach the estimator; set them there"
             )
-    if options.get("zero_std") == "drop":
-        raise ConfigError(
-            f"algorithm.{OPTIONS_KEY}.zero_std='drop' needs the TRL trainer's group dropping; on verl use "
-            "zero_std='zero' (zero advantage, the default) and verl's algorithm.filter_groups to drop groups"
-        )
     validate_options(name, options)
+    if drops_groups(name, options):
+        raise ConfigError(
+            f"algorithm.{OPTIONS_KEY}={options} asks for the TRL trainer's group dropping (zero_std='drop'); on "
+            "verl use zero_std='zero' (zero advantage, the default) and verl's algorithm.filter_groups to drop groups"
+        )
     return options
 
 
