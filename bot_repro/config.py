@@ -78,7 +78,7 @@ class ModelCfg:
 @dataclass
 class AlgorithmCfg:
     name: str
-    options: dict[str, Any] = field(default_factory=dict)  # advantage-estimator switches (SPEC §2)
+    options: dict[str, Any] = field(default_factory=dict)  # advantage-estimator switches (docs/method.md §2)
     trl: dict[str, Any] = field(default_factory=dict)  # GRPOConfig fields: loss side (clip, ratio level, ...)
     dynamic_sampling: dict[str, Any] = field(default_factory=lambda: dataclasses.asdict(DynamicSamplingSchema()))
 
@@ -98,7 +98,7 @@ class TaskCfg:
 
 @dataclass
 class RewardCfg:
-    """The reward stack: the one home of its weights and window (r_t = w_g G + w_s S_t, SPEC §3) on
+    """The reward stack: the one home of its weights and window (r_t = w_g G + w_s S_t, docs/method.md §3) on
     the TRL path, on verl and in every reward source (they get this section, ``build_task``)."""
 
     source: str

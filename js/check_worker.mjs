@@ -1,6 +1,6 @@
 // Persistent check worker for bot_repro's React task.
 //
-// Owns the Node side of "does this single-file React app compile" (SPEC §4): esbuild (or Babel, the
+// Owns the Node side of "does this single-file React app compile" (docs/method.md §4): esbuild (or Babel, the
 // paper's) transpiles it, it bundles against the page's local React/ReactDOM and the allowed UI
 // libraries (libs.mjs), and, for TypeScript, TypeScript 7 reports its type errors (typecheck.mjs),
 // which are line penalties by default, not failures. oxlint (oxlint.mjs; or ESLint 9, lint.mjs)

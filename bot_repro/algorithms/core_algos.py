@@ -1,4 +1,4 @@
-"""The seven advantage estimators (SPEC §2), registered by name in ``ADVANTAGES``.
+"""The seven advantage estimators (docs/method.md §2), registered by name in ``ADVANTAGES``.
 
 Every registered estimator has the signature::
 
@@ -15,7 +15,7 @@ r_{k,t} = w_g G_k + w_s S_{k,t}. Results are float32 whatever the input dtype, e
 padded positions (mask == 0), and computed without Python loops over rows or tokens. Options
 are checked on every call (``ConfigError`` naming the option and the allowed values).
 
-Conventions where SPEC leaves room (ours):
+Conventions where the paper leaves room (docs/method.md §2) (ours):
 - sequence-level estimators (grpo, dr_grpo, dapo, gspo) take group statistics over all K
   rollouts, empty completions included (their sequence reward is defined; they just have no
   token to carry an advantage);
@@ -90,7 +90,7 @@ def grpo(
 ) -> Tensor:
     """GRPO (paper Eq. 1): A_k = (R_k - mean_j R_j) / (std_j R_j + eps) on every valid token of rollout k.
 
-    std: ``population`` (SPEC default) or ``unbiased`` (verl / TRL). seq_reward: ``global``
+    std: ``population`` (docs/method.md §2 default) or ``unbiased`` (verl / TRL). seq_reward: ``global``
     R = w_g G (the paper's GRPO), ``token_mean`` R = w_g G + w_s mean_t S, ``token_sum``
     R = w_g G + w_s sum_t S (over valid tokens).
 
@@ -319,7 +319,7 @@ def bot_grpo(
     mu = sum_{k,t} w_{k,t} r_{k,t}; sigma^2 = sum_{k,t} w_{k,t} (r_{k,t} - mu)^2 over valid tokens;
     A_{k,t} = (r_{k,t} - mu) / (sigma + eps).
     weighting: ``inverse_length`` w = 1/(K_eff L_k) (paper) or ``uniform`` w = 1/N_tokens.
-    With inverse_length this is SPEC's mu = (1/K) sum_k (1/L_k) sum_t r_{k,t} and
+    With inverse_length this is the mu of docs/method.md §2 = (1/K) sum_k (1/L_k) sum_t r_{k,t} and
     sigma^2 = (1/K) sum_k (1/L_k) sum_t (r_{k,t} - mu)^2.
     std: ``population`` or ``unbiased`` = sigma^2 * n / (n - 1), n = K_eff (rollouts) for
     inverse_length, as GRPO's unbiased std, so that a constant local signal gives GRPO with the

@@ -1,4 +1,4 @@
-"""Bag-of-token statistics: one weighted mean and std over every valid token of a group (SPEC §2, Eqs. 2-3).
+"""Bag-of-token statistics: one weighted mean and std over every valid token of a group (docs/method.md §2, Eqs. 2-3).
 
 Shared by ``bot_grpo`` (weights 1/(K_eff L_k) or 1/N) and ``ps_grpo`` (plain 1/N).
 
@@ -59,7 +59,7 @@ def pooled_token_stats(batch: RewardBatch, w_g: float, w_s: float, *, weighting:
     ``unbiased`` applies Bessel's correction n / (n - 1) with n the number of units the weights
     treat as samples: the rollouts (n = K_eff) for ``inverse_length``, where each rollout is one
     sample of weight 1/K_eff, so that BoT with a constant local signal is GRPO with the unbiased
-    std whatever the lengths (SPEC §2); the tokens (n = N) for ``uniform``, the plain sample
+    std whatever the lengths (docs/method.md §2); the tokens (n = N) for ``uniform``, the plain sample
     variance of the pool. A pool with n <= 1 counts as zero std.
     """
     n, K, T = batch.n_groups, batch.K, batch.T

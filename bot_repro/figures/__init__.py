@@ -1,4 +1,4 @@
-"""The paper's ten figures (SPEC §6): one slug each, reproduced and replotted from the command line.
+"""The paper's ten figures (docs/method.md §6): one slug each, reproduced and replotted from the command line.
 
 ``specs`` is the registry (slug -> which runs a figure reads and which evaluation follows training),
 ``sweep`` composes an experiment config and runs its Hydra multirun of ``bot_repro.train``,

@@ -5,7 +5,7 @@ Inputs are the held-out evaluations the React task saved during training
 writes the same layout for a checkpoint evaluated offline). For each seed, the reference run
 (e.g. BoT-GRPO) and each baseline run of that seed are compared at every evaluation step both have:
 prompt by prompt, rollout k of one against rollout k of the other, with the React task's
-``win_rate`` (the pairwise judge, four ABBA-ordered calls, SPEC §5). A rollout that did not render
+``win_rate`` (the pairwise judge, four ABBA-ordered calls, docs/method.md §5). A rollout that did not render
 has no screenshot and loses to one that did (both missing: a tie with no judge call).
 
 Results are written as run-like folders (``metrics.jsonl`` with ``pairwise/win_rate``,

@@ -1,4 +1,4 @@
-"""The ten figures of SPEC §6 as a registry: slug -> what the figure shows and what it needs.
+"""The ten figures of docs/method.md §6 as a registry: slug -> what the figure shows and what it needs.
 
 A slug (``fig<N>_<name>``) names everything that belongs to one figure: its experiment config
 (``conf/experiment/<slug>.yaml``, which holds the sweep and, under ``plot.<slug>``, the plot
@@ -21,8 +21,8 @@ POST_STEPS = ("pairwise",)  # evaluations that run after training (bot_repro.fig
 class FigureSpec:
     number: int
     slug: str
-    shows: str  # SPEC §6 "shows", in a few words
-    claim: str  # SPEC §1 claim id
+    shows: str  # docs/method.md §6 "shows", in a few words
+    claim: str  # docs/method.md §1 claim id
     task: str  # react | aime
     runs_of: str | None = None  # slug whose training runs this figure reads (None: its own)
     post: str | None = None  # a post-training evaluation from POST_STEPS

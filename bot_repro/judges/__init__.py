@@ -1,4 +1,4 @@
-"""Model judges of SPEC §5 (code, screenshot, pairwise ABBA, AIME steps) as real, cached API clients.
+"""Model judges of docs/method.md §5 (code, screenshot, pairwise ABBA, AIME steps) as real, cached API clients.
 
 ``build_judge_client(cfg, run_dir)`` gives a ``JudgeClient`` (or None when ``judge: none``); its
 sync methods take batches of the inputs in ``bot_repro.judges.types`` and return verdicts. See

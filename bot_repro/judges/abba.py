@@ -1,4 +1,4 @@
-"""ABBA aggregation of the pairwise judge (SPEC §5): four calls, majority, 2-2 tie worth 0.5 each.
+"""ABBA aggregation of the pairwise judge (docs/method.md §5): four calls, majority, 2-2 tie worth 0.5 each.
 
 The four calls show the pair in orders A-B, B-A, B-A, A-B; for B-A the screenshots are swapped in
 the prompt and the judge's answer is mapped back to the original labels before counting.

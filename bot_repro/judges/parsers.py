@@ -1,4 +1,4 @@
-"""Parsers of judge replies, exact to the fixed reply fields and failure rules of SPEC §5.
+"""Parsers of judge replies, exact to the fixed reply fields and failure rules of docs/method.md §5.
 
 Formats (field names are matched case-insensitively, markdown emphasis around them is ignored):
 

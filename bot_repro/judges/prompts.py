@@ -45,7 +45,7 @@ def code_lines(code: str) -> list[str]:
 
 
 def number_code(code: str) -> str:
-    """Code with 0-indexed ``"i: code"`` prefixes (SPEC §5)."""
+    """Code with 0-indexed ``"i: code"`` prefixes (docs/method.md §5)."""
     lines = code_lines(code)
     if not lines:
         return "(empty)"

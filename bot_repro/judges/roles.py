@@ -1,4 +1,4 @@
-"""The four judge roles of SPEC §5 as async functions over ``CallRunner``: prompts in, verdicts out.
+"""The four judge roles of docs/method.md §5 as async functions over ``CallRunner``: prompts in, verdicts out.
 
 Failure values (a call that failed after its retries, or a reply that cannot be parsed):
 code and screenshot judges give ``ok=False``, score 0, no lines; a pairwise call gives no vote

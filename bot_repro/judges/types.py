@@ -1,7 +1,7 @@
-"""Inputs and verdicts of the four judge roles (SPEC §5); shared by rewards, tasks and evaluation.
+"""Inputs and verdicts of the four judge roles (docs/method.md §5); shared by rewards, tasks and evaluation.
 
 Scores are already clipped to [0, 10] and divided by 10. A missing or unparseable score gives
-``ok=False``, ``score=0.0`` and no lines (SPEC §5 failure rule).
+``ok=False``, ``score=0.0`` and no lines (docs/method.md §5 failure rule).
 """
 
 from __future__ import annotations

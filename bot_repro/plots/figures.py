@@ -1,10 +1,10 @@
 """The paper's figures from a figure's long table and its ``plot.<slug>`` config block.
 
-Four kinds cover SPEC §6: ``curves`` (one metric vs step per group, optionally one panel per value of
+Four kinds cover docs/method.md §6: ``curves`` (one metric vs step per group, optionally one panel per value of
 a column: figures 1, 3, 4, 6, 7, 9), ``metric_panels`` (one panel per metric: figures 5, 8),
 ``pairwise`` (win and tie rate per baseline: figure 2) and ``curves_drop`` (curves plus a bar chart of
 the peak-to-final drop: figure 10). Curves are means over seeds with 95% bootstrap bands, computed by
-``bot_repro.analysis``; the paper's own numbers (SPEC §1, one seed) are overlaid where it states them:
+``bot_repro.analysis``; the paper's own numbers (docs/method.md §1, one seed) are overlaid where it states them:
 ``points`` (step, value), ``final`` values or ``[low, high]`` ranges drawn at the last step, ``band``
 ranges stated without steps (shaded), and ``drop`` values on the bars.
 
@@ -57,7 +57,7 @@ TINY_PREFIX = "tiny_"
 
 @dataclass
 class PaperCfg:
-    """The paper's numbers for one panel (SPEC §1); group keys are values of the plot's ``hue``."""
+    """The paper's numbers for one panel (docs/method.md §1); group keys are values of the plot's ``hue``."""
 
     claim: str = ""
     points: dict[str, list[list[float]]] = field(default_factory=dict)  # group -> [[step, value], ...]
@@ -248,7 +248,7 @@ def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool, b
     if smoke:
         extra.append("Smoke run (tiny random-init model, a few steps): the paper's numbers are left out")
     elif paper_drawn:
-        extra.append("Stars (with ranges) and grey bands: the paper's numbers, one seed (SPEC §1)")
+        extra.append("Stars (with ranges) and grey bands: the paper's numbers, one seed (docs/method.md §1)")
     group = [c for c in (cfg.panels, cfg.hue) if c]
     return curve_caption(frame, cfg.panel_metrics, group, extra=extra, band=band, seed_lines=True)
 

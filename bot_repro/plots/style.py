@@ -74,7 +74,7 @@ RC_PARAMS: dict[str, Any] = {
 }
 PNG_DPI = 150
 RATE_YLIM = (0.0, 1.0)
-# task name -> the held-out metric its figures show first (SPEC §6: compile rate, Pass@1, success rate)
+# task name -> the held-out metric its figures show first (docs/method.md §6: compile rate, Pass@1, success rate)
 HEADLINE_METRICS: dict[str, str] = {
     "react": "eval/compile_rate",
     "aime": "eval/pass@1",

@@ -1,7 +1,7 @@
 """The reward-source contract: a global score and located local penalties per completion.
 
 A reward source never sees tokens. It reads the completion *text* and reports
-(SPEC §3, Eq. 4) a global score G and local signals located on character spans or on lines of
+(docs/method.md §3, Eq. 4) a global score G and local signals located on character spans or on lines of
 that text; ``bot_repro.rewards.mapper`` turns them into per-token local rewards S_t using
 offsets computed from the sampled token ids. The trainer then forms r_t = w_g G + w_s S_t.
 """

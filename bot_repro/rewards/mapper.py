@@ -7,7 +7,7 @@ through an incremental UTF-8 decoder, so a token's character range is exact even
 multi-byte character is split across tokens. Any other tokenizer falls back to decoding
 prefixes, which is quadratic but exact.
 
-Lines are spread with the paper's line-distance decay (SPEC §3):
+Lines are spread with the paper's line-distance decay (docs/method.md §3):
     S_t = sum_l p_l * phi(|line(t) - l|),   phi(d) = max(0, 1 - d / (w + 1)).
 ``phi`` is the one definition of that decay: the mini task spreads over tag units and AIME over
 steps with it too.

@@ -1,7 +1,7 @@
 """Trainer callbacks: held-out evaluation and the one-line-per-step ``metrics.jsonl``.
 
 ``metrics.jsonl`` is the run's primary record (plots read it, never wandb): one JSON object
-per optimizer step with SPEC's names, plus ``eval/<metric>`` keys on evaluation steps; step 0
+per optimizer step with the names of docs/method.md §2 and §5, plus ``eval/<metric>`` keys on evaluation steps; step 0
 holds the evaluation before training. ``time`` and ``step_seconds`` count training wall time
 only: held-out evaluation is timed separately (``eval_seconds``) and left out, so time-to-threshold
 compares algorithms, not evaluation schedules.

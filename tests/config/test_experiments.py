@@ -1,4 +1,4 @@
-"""Every figure experiment config composes, expands to the sweep of SPEC §6, and validates job by job,
+"""Every figure experiment config composes, expands to the sweep of docs/method.md §6, and validates job by job,
 with and without debug=smoke; smoke mode really shrinks each job (tiny model, 2 steps, one seed)."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from bot_repro.tasks.base import build_task
 from tests.conftest import REPO
 
 SLUGS = [spec.slug for spec in ordered()]
-# Jobs per figure with the default 3 seeds (SPEC §6): arms x seeds, counted by hand.
+# Jobs per figure with the default 3 seeds (docs/method.md §6): arms x seeds, counted by hand.
 JOBS = {"fig1_compile_rate": 15, "fig2_win_rate": 15, "fig3_model_families": 18, "fig4_reward_stack": 12,
         "fig5_aime_passk": 6, "fig6_aime_families": 18, "fig7_step_strategy": 9, "fig8_local_weight": 9,
         "fig9_step_window": 9, "fig10_vlm_line_reward": 12}  # fmt: skip
-# (algorithm, reward source, hue value) of each figure's arms, as SPEC §6 describes them.
+# (algorithm, reward source, hue value) of each figure's arms, as docs/method.md §6 describes them.
 ARMS = {
     "fig1_compile_rate": {(a, "react", a) for a in ("grpo", "gspo", "dapo", "pure", "bot_grpo")},
     "fig4_reward_stack": {("grpo", "react", "react_grpo_global"), ("bot_grpo", "react", "react_bot"),
@@ -87,7 +87,7 @@ def test_full_sweep_composes_and_validates(slug):
         assert cfg.judge.backend == "openai" and not cfg.smoke
         assert cfg.experiment_name == spec.runs_slug
         if spec.task == "aime":
-            assert cfg.trainer.learning_rate == pytest.approx(5e-7)  # SPEC §7
+            assert cfg.trainer.learning_rate == pytest.approx(5e-7)  # docs/method.md §7
         arms.add((sections.algorithm.name, sections.reward.source, _hue_value(cfg, settings.hue)))
         families.add((cfg.model.name, cfg.model.family))
     if slug in ARMS:

@@ -1,4 +1,4 @@
-"""Golden values (SPEC §2 and issue #11, computed by hand) and defining properties of the advantage estimators."""
+"""Golden values (docs/method.md §2 and issue #11, computed by hand) and defining properties of the advantage estimators."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def implied_stats(out, rewards, mask, eps=1e-6):
     return (r[hi] - a[hi] / scale).item(), (1.0 / scale - eps).item()
 
 
-# -- SPEC golden vectors -----------------------------------------------------------------------
+# -- golden vectors (docs/method.md §2) -----------------------------------------------------------------------
 
 GOLDEN_R = [[1.0, 0.5], [0.5, 0.0, -0.5], [1.0, 1.0, 1.0, 1.0]]
 

@@ -2,7 +2,7 @@
 
 Two kinds of reference, neither derived from the vectorised code in ``bot_repro.algorithms``:
 
-1. Per-group plain-Python loops written from the formulas of SPEC §2 (and the papers they cite),
+1. Per-group plain-Python loops written from the formulas of docs/method.md §2 (and the papers they cite),
    one group, rollout and token at a time, with the ``statistics`` module for means and
    variances (exactly rounded ``fsum``-based means, ``pvariance`` / ``variance`` for the
    population / Bessel-corrected ones). They follow each formula as written, e.g. BoT's
@@ -17,7 +17,7 @@ Two kinds of reference, neither derived from the vectorised code in ``bot_repro.
    ``norm_adv_by_std_in_grpo=False``) and DAPO's soft overlong reward from verl's DAPO reward
    manager; PURE's RLOO process-reward baselines (``--reward_baseline token`` / ``step``) and its
    min-form weighting from CJReinforce/PURE, and the ``masked_whiten`` of PURE's verl branch.
-   bot_grpo and ps_grpo have no public reference implementation: SPEC's golden vectors and the
+   bot_grpo and ps_grpo have no public reference implementation: the golden vectors of docs/method.md §2 and the
    loops of (1) check them.
 """
 
@@ -135,7 +135,7 @@ def gspo(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", seq_reward="t
 
 
 def bot_stats(G, S, M, rows, w_g, w_s, weighting, std):
-    """(mu, sigma) of one group: SPEC Eqs. 2-3 for inverse_length, the plain pool for uniform."""
+    """(mu, sigma) of one group: Eqs. 2-3 (docs/method.md §2) for inverse_length, the plain pool for uniform."""
     rollouts = [[w_g * G[k] + w_s * S[k][t] for t in _valid(M, k)] for k in rows]
     rollouts = [r for r in rollouts if r]  # empty completions are left out
     if not rollouts:

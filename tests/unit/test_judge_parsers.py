@@ -1,4 +1,4 @@
-"""Judge reply parsers against the SPEC §5 formats and failure rules, on hand-written reply variants."""
+"""Judge reply parsers against the docs/method.md §5 formats and failure rules, on hand-written reply variants."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The unbiased Pass@k estimator (SPEC §5) in a numerically stable product form.
+"""The unbiased Pass@k estimator (docs/method.md §5) in a numerically stable product form.
 
 With n samples of which c are correct, Pass@k = 1 - C(n-c, k) / C(n, k): the chance that a
 random k-subset of the n samples holds at least one correct one. The ratio of binomials is

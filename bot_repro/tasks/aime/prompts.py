@@ -1,4 +1,4 @@
-"""System prompts of the AIME task, one per model family (SPEC §7).
+"""System prompts of the AIME task, one per model family (docs/method.md §7).
 
 All families are asked for the same tagged format (see ``tags.py``). SmolLM3 runs with thinking
 off, which its chat template reads from a ``/no_think`` flag in the system prompt;

@@ -1,4 +1,4 @@
-"""The AIME reward source ``aime`` (SPEC §3, Eq. 8): correctness, format bonus and step scores.
+"""The AIME reward source ``aime`` (docs/method.md §3, Eq. 8): correctness, format bonus and step scores.
 
 Eq. 8 is r_t = w_g 1[correct] + w_s (1/|S|) sum_{s in S(t)} e_s + b_format, where b_format is
 *not* scaled by w_g. The trainer forms r_t = w_g G + w_s S_t, so this source reports
@@ -7,10 +7,10 @@ Eq. 8 is r_t = w_g 1[correct] + w_s (1/|S|) sum_{s in S(t)} e_s + b_format, wher
 
 and the local signal as one character span per step (the whole ``<step i>`` block, tags
 included) carrying v_j = (1/|S|) sum_s e_s phi(|j - s|), phi(d) = max(0, 1 - d/(w + 1)), with w
-the reward config's ``window``. This is the React line decay of SPEC §3 applied to step indices:
+the reward config's ``window``. This is the React line decay of docs/method.md §3 applied to step indices:
 "window w" is how many steps on each side receive a share, so w = 0 keeps a score on its own
 step, w = 1 gives the neighbours 0.5, w = 3 gives 0.75 / 0.5 / 0.25. We chose this reading over
-phi(d) = 1 - d/w because SPEC asks for the same decay as the React lines, which use w + 1.
+phi(d) = 1 - d/w because docs/method.md §3 asks for the same decay as the React lines, which use w + 1.
 Tokens outside step blocks (the final answer, stray text) get no local reward.
 
 Step scores e_s come from ``params.step_source``: ``judge`` (the run's judge client, strategy

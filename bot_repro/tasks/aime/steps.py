@@ -1,4 +1,4 @@
-"""Step scores e_s of AIME solutions (SPEC §3): a step judge, a learned PRM, or an offline rule.
+"""Step scores e_s of AIME solutions (docs/method.md §3): a step judge, a learned PRM, or an offline rule.
 
 Every scorer maps (problem, steps, reference answer) to one score per step, bounded in [-1, 1]:
 

@@ -1,7 +1,7 @@
 """The AIME solution format: `<step i>` ... `</step i>` blocks then one `<final>` ... `</final>`.
 
 This module owns the parser (each step's character span and the final answer text) and the
-format bonus b_format of SPEC Eq. 8. The grammar, exactly:
+format bonus b_format of Eq. 8 (docs/method.md §3). The grammar, exactly:
 
 * An optional thinking region is skipped first: everything up to and including the first
   ``</think>`` (thinking models such as Phi-4-mini-reasoning write one; a chat template may open

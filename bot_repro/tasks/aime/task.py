@@ -1,4 +1,4 @@
-"""The AIME task (SPEC §4): prompts built from the problem sets, and held-out Pass@k.
+"""The AIME task (docs/method.md §4): prompts built from the problem sets, and held-out Pass@k.
 
 Training rows come from ``source`` (AIME 1983-2024 by default). The test rows are either a
 deterministic 80/20 split of it or, when ``eval_set`` is given, that other set (AIME 2024 or

@@ -9,7 +9,7 @@ an empty character range at len(text); ``bot_repro.rewards.mapper.local_token_re
 not spread (the end is not a unit: spreading a stop penalty onto the last closer would punish a
 correct tag). A completion cut at the length limit has no EOS, so its end value reaches no token.
 
-The paper's design rule (SPEC §3): local signals bounded, stable, positively correlated with
+The paper's design rule (docs/method.md §3): local signals bounded, stable, positively correlated with
 success. ``progress`` follows it; the other three break one part of it on purpose (the CPU study's
 "unstable" arms):
 

@@ -117,7 +117,7 @@ class MiniTask(Task):
         return train, test
 
     def evaluate(self, completions: list[list[str]], rows: list[dict]) -> dict[str, float]:
-        """success_rate, empty_rate and pass@k (unbiased, SPEC §5) for k in 1, 2, 4, 8 up to the
+        """success_rate, empty_rate and pass@k (unbiased, docs/method.md §5) for k in 1, 2, 4, 8 up to the
         fewest samples any prompt has (``trainer.eval.n_samples``)."""
         flags = [[check(r["document"], c).success for c in cs] for r, cs in zip(rows, completions)]
         ok = [f for fs in flags for f in fs]

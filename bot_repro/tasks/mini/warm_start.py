@@ -8,7 +8,7 @@ others never, so GRPO can only sharpen what it already solves. Instead the warm 
 mistake (``corrupt``: stopping early, a wrong closer name, two closers swapped, an extra closer).
 The policy then makes those mistakes on every prompt at about that rate, so its success is spread
 across prompts (held-out pass@8 well above its success), each mistake is located in the text, and
-RL has something to learn everywhere, like SPEC's base models.
+RL has something to learn everywhere, like the paper's base models (docs/method.md §7).
 
 It trains a fixed number of steps (``warm_start_steps``; the lr is constant, then decays linearly
 to zero over the last ``warm_start_decay_steps`` so the end point is not the last batch's noise), so

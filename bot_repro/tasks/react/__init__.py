@@ -1,4 +1,4 @@
-"""React code generation task (SPEC §4): prompt corpus, compile-and-render checks, reward, evaluation.
+"""React code generation task (docs/method.md §4): prompt corpus, compile-and-render checks, reward, evaluation.
 
 Importing this package registers the ``react`` task and the ``react`` reward source.
 """

@@ -1,6 +1,6 @@
 """The React compile check: response -> extracted code -> Node checks -> Chromium render.
 
-Owns the definition of "compiles" (SPEC §4): the fenced code transpiles (esbuild by default; Babel,
+Owns the definition of "compiles" (docs/method.md §4): the fenced code transpiles (esbuild by default; Babel,
 the paper's, gives the same verdicts: bench/react.py measures it), bundles against
 the page's local React/ReactDOM and the allowed UI libraries (``allowed_imports``), and renders at
 1280x800 in headless Chromium without a page error or timeout. TypeScript type errors are line
@@ -110,7 +110,7 @@ class CheckOutcome:
     Diagnostic dicts: {"line" (0-indexed code line or None), "col", "severity" ("fatal" | "error"
     | "warning"), "source" ("tsc" | "babel" | "esbuild" | "bundle" | "runtime" | "eslint" | "oxlint"),
     "rule" (the linters' messages carry ESLint's rule names either way), "message"}. ``eslint``
-    holds the linter's messages (ESLint's or oxlint's; the reward weighs them as SPEC's ESLint
+    holds the linter's messages (ESLint's or oxlint's; the reward weighs them as docs/method.md §3's ESLint
     terms); ``compiler`` holds every other diagnostic (each flagged line: -1), page errors
     included; ``console`` holds console errors (not penalised, unless strict mode failed on them).
     ``blank``: the screenshot shows nothing (None: no screenshot).

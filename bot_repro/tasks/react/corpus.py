@@ -1,7 +1,7 @@
 """React prompts: load (built-in corpus, any JSONL, a saved or hub dataset), split 80/20, chat rows.
 
 A row is {"id", "prompt": chat messages, "request": the user's request, "category"}; the system
-message depends on the model family (SPEC §7: Qwen2.5 plain, SmolLM3 with thinking disabled,
+message depends on the model family (docs/method.md §7: Qwen2.5 plain, SmolLM3 with thinking disabled,
 Phi-4-mini-reasoning thinking always on, so its answer comes after ``</think>``).
 """
 

@@ -80,7 +80,7 @@ def _png(value: bytes | str | Path | None) -> bytes | None:
 
 
 def win_rate(pngs_a: list, pngs_b: list, prompts: list[str], judge) -> dict[str, float]:
-    """Win rate of A over B with the ABBA pairwise judge (SPEC §5): ties count 0.5 each.
+    """Win rate of A over B with the ABBA pairwise judge (docs/method.md §5): ties count 0.5 each.
 
     Screenshots are bytes, paths or None (a checkpoint whose rollout did not render).
     """

@@ -1,7 +1,7 @@
 """Find the app's code in a model response and remember where it sits.
 
 Line penalties from the compiler, ESLint and the judges are on lines of the extracted code;
-the reward maps them onto lines of the full response (SPEC §3), so an extraction keeps the
+the reward maps them onto lines of the full response (docs/method.md §3), so an extraction keeps the
 code's character offset and the response line of its first code line.
 """
 

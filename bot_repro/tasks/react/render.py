@@ -2,7 +2,7 @@
 
 Owns the browser: a pool of pages (one browser context each, so a hung page can be thrown away
 alone), the offline page shell, request blocking and the render verdict. A render fails on a
-page error (SPEC §4) or a timeout; console errors and an empty root are reported (``strict``:
+page error (docs/method.md §4) or a timeout; console errors and an empty root are reported (``strict``:
 they fail too). Image requests get a local placeholder image, so an image-heavy page loads; every
 other request except the page's own files is aborted and counted; the page is served from a
 route, never from file://. The screenshot is taken once the page has loaded and gone idle; the

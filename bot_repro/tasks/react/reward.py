@@ -1,11 +1,11 @@
-"""The React reward stack (SPEC §3, Eqs. 6-7), registered as reward source ``react``.
+"""The React reward stack (docs/method.md §3, Eqs. 6-7), registered as reward source ``react``.
 
 Global G = compile/render failure penalty + ESLint (-0.5 fatal, -0.1 error, -0.02 warning)
 + code judge score (non-React: -0.3) + screenshot judge score (-0.3 when extraction or
 transpilation failed, 0 without a screenshot). Local: per-line penalties on lines of the full
 response: compiler -1 per flagged line (or -1/|E|), ESLint with the same weights, the code
 judge's (at most three) lines impact/10 and optionally the VLM judge's lines. Every signal is a
-switch, so the reward stacks of SPEC figures 4 and 10 are configs. The shared mapper spreads the
+switch, so the reward stacks of figures 4 and 10 (docs/method.md §6) are configs. The shared mapper spreads the
 line penalties with the decay window and maps them to tokens; this module never sees tokens.
 """
 

@@ -1,4 +1,4 @@
-"""The React task (SPEC §4): rows from the prompt corpus, held-out compile rate and saved evaluations.
+"""The React task (docs/method.md §4): rows from the prompt corpus, held-out compile rate and saved evaluations.
 
 Registered as ``react``. ``task.params`` choose the data source, the split and the compile check
 (``checks``, see ``CheckOptions``); the model family chooses the system prompt.
