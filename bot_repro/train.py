@@ -34,7 +34,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True) -> Path
     cfg = apply_smoke(cfg)
     sections = validate(cfg)  # before anything expensive, and before any folder exists
     res = sections["resources"]
-    check_device(res.name, res.device, sections["model"].hub_id, resources_explicit)
+    m = sections["model"]
+    check_device(res.name, res.device, None if m.cpu_sized else m.hub_id, resources_explicit)
     if sections["judge"] is not None:
         preflight(sections["judge"])  # a missing API key is a config error, not a half-made run
     if cfg.resume:
