@@ -60,6 +60,7 @@ bench:
 	$(PY) -m bench.judges
 	$(PY) -m bench.aime
 	$(PY) -m bench.react
+	$(PY) -m bench.real_model results/bench/real_model.json
 
 # GPU check (bench/README.md): on one GPU -> results/bench/gpu.json; `ARGS=--dry-run` runs it tiny on CPU.
 .PHONY: bench-gpu
