@@ -76,8 +76,8 @@ demo: install-python
 study: install-python
 	$(PY) -m bot_repro.study study $(ARGS)
 
-## GRPO vs BoT-GRPO with SmolLM2-135M on CPU (task=arith): runs/real_small/<stamp>/ + report (README)
 .PHONY: real-demo
+## GRPO vs BoT-GRPO with SmolLM2-135M on CPU (task=arith): runs/real_small/<stamp>/ + report (README)
 real-demo: install-python
 	$(PY) -m bot_repro.train -m experiment=real_small $(ARGS)
 	$(PY) -m bot_repro.analysis.real_small latest
