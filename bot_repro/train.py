@@ -37,7 +37,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     """
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
     res = run_cfg.resources
-    check_device(res.name, res.device, run_cfg.model.hub_id, resources_explicit)
+    m = run_cfg.model
+    check_device(res.name, res.device, None if m.cpu_sized else m.hub_id, resources_explicit)
     if run_cfg.judge is not None:
         preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
     if cfg.resume:

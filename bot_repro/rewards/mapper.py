@@ -60,8 +60,9 @@ def _byte_level_offsets(tokenizer, ids: list[int]) -> tuple[str, list[tuple[int,
         n_chars += len(text)
         out.append(text)
         pending = bool(dec.getstate()[0])
-        # A token that only starts a multi-byte character belongs to that character.
-        offsets.append((start, n_chars + 1 if pending and n_chars == start else n_chars))
+        # A token holding the first bytes of a multi-byte character also covers that character
+        # (as the tokenizer's own offset mapping says), whether or not it completed others first.
+        offsets.append((start, n_chars + 1 if pending else n_chars))
     tail = dec.decode(b"", final=True)
     out.append(tail)
     n_chars += len(tail)

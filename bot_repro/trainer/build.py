@@ -21,6 +21,7 @@ from trl import GRPOConfig
 from bot_repro.cache import cache_root
 from bot_repro.config import RunConfig
 from bot_repro.judges import JudgeClient
+from bot_repro.models.gguf import GgufUnavailableError, converted_dir, gguf_path
 from bot_repro.models.tiny import build_tiny
 from bot_repro.tasks.base import Task, build_task
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer, DynamicSampling
@@ -31,9 +32,14 @@ log = logging.getLogger(__name__)
 
 
 def resolve_model_path(cfg: RunConfig, task: Task, seed: int, progress=None) -> str:
-    """The hub id of a real model, or the path of the (cached) tiny model after the task's warm start
-    (``progress(step, total)``: see ``Task.warm_start``)."""
+    """The hub id of a real model, the folder converted from its ``gguf_file``, or the path of the
+    (cached) tiny model after the task's warm start (``progress(step, total)``: see ``Task.warm_start``)."""
     model = cfg.model
+    if model.hub_id and model.gguf_file:
+        try:
+            return str(converted_dir(gguf_path(model.hub_id, model.gguf_file), model.dtype, cache_root()))
+        except GgufUnavailableError as exc:
+            raise ModelUnavailableError(str(exc)) from None
     if model.hub_id:
         return model.hub_id
     corpus = task.tokenizer_corpus()

@@ -1,0 +1,135 @@
+"""Real-model benchmark -> ``results/bench/real_model.json`` (SmolLM2-135M-Instruct, CPU).
+
+- ``generation_tokens_per_s``: sampled new tokens per second, HF ``generate`` on a batch of the
+  arith task's chat prompts (``GEN_BATCH`` x ``GEN_TOKENS``, no early stop: every row makes all its tokens);
+- ``step_s_ours`` / ``step_s_trl`` and ``trainer_step_ratio_vs_trl`` (goal <= 1.05): median
+  optimizer-step time of our trainer with ``grpo`` over vanilla TRL ``GRPOTrainer``, same model,
+  data, seed and settings, the reward being the arith reward's global score in both. The trainers
+  alternate in rounds so a load spike from other processes hits both.
+The machine's load average is recorded: on a shared machine the absolute times are upper bounds.
+
+Usage: ``python -m bench.real_model [out.json]`` from the repository root (converts the GGUF on first use).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+from omegaconf import OmegaConf
+
+from bench.core import _step_times
+
+STEPS, ROUNDS = 3, 2  # timed steps per round (bench.core.WARMUP more run first, untimed)
+GEN_BATCH, GEN_TOKENS = 8, 64
+PROMPTS, ROLLOUTS, NEW_TOKENS = 2, 4, 48
+
+
+def _model_dir() -> Path:
+    from bot_repro.cache import cache_root
+    from bot_repro.models.gguf import converted_dir, gguf_path
+
+    m = OmegaConf.load(Path("conf/model/smollm2_135m.yaml"))
+    return converted_dir(gguf_path(m.hub_id, m.gguf_file), m.dtype, cache_root())
+
+
+def generation(model_dir: Path, rows) -> dict:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(model_dir, padding_side="left")
+    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
+    texts = [tok.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True) for r in rows[:GEN_BATCH]]
+    enc = tok(texts, return_tensors="pt", padding=True)
+    kw = dict(do_sample=True, temperature=1.0, max_new_tokens=GEN_TOKENS, min_new_tokens=GEN_TOKENS,
+              pad_token_id=tok.pad_token_id)
+    with torch.no_grad():
+        model.generate(**enc, do_sample=True, max_new_tokens=4, pad_token_id=tok.pad_token_id)  # warm-up
+        t = time.perf_counter()
+        out = model.generate(**enc, **kw)
+        dt = time.perf_counter() - t
+    new = (out.shape[1] - enc["input_ids"].shape[1]) * out.shape[0]
+    return {"generation_tokens_per_s": new / dt, "generation_s": dt,
+            "generation_setup": f"{GEN_BATCH} prompts x {GEN_TOKENS} new tokens, sampled, prompt {enc['input_ids'].shape[1]} tokens"}
+
+
+def trainer_ratio(model_dir: Path, task, source) -> dict:
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from bench import core
+    from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
+    from bot_repro.trainer.token_reward import TokenRewardFunction
+
+    tmp = Path(tempfile.mkdtemp())
+    train, _ = task.datasets()
+    ds = Dataset.from_list(train)
+    tok = AutoTokenizer.from_pretrained(model_dir)
+
+    def vanilla_reward(prompts, completions, completion_ids, **kw):
+        texts = [tok.decode(ids, skip_special_tokens=True) for ids in completion_ids]
+        return [r.global_score for r in source.score(texts, [{"answer": a} for a in kw["answer"]])]
+
+    def args(name):
+        return GRPOConfig(
+            output_dir=str(tmp / name), seed=0, max_steps=STEPS + core.WARMUP, per_device_train_batch_size=PROMPTS * ROLLOUTS,
+            num_generations=ROLLOUTS, max_completion_length=NEW_TOKENS, learning_rate=1e-5, logging_steps=1,
+            use_cpu=True, report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
+        )  # fmt: skip
+
+    ours_t, trl_t = [], []
+    for r in range(ROUNDS):
+        vanilla = GRPOTrainer(
+            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"trl{r}"), train_dataset=ds,
+            processing_class=tok, reward_funcs=[vanilla_reward],
+        )  # fmt: skip
+        trl_t += _step_times(vanilla)
+        ours = BoTGRPOTrainer(
+            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"ours{r}"), train_dataset=ds,
+            processing_class=tok, token_reward=TokenRewardFunction(source, tok, window=0), advantage="grpo",
+            advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global"},
+        )  # fmt: skip
+        ours_t += _step_times(ours)
+    return {
+        "step_s_ours": statistics.median(ours_t),
+        "step_s_trl": statistics.median(trl_t),
+        "trainer_step_ratio_vs_trl": statistics.median(ours_t) / statistics.median(trl_t),
+        "trainer_setup": f"SmolLM2-135M-Instruct fp32, task=arith, {PROMPTS} prompts x {ROLLOUTS} rollouts, "
+                         f"{NEW_TOKENS} new tokens, grpo, CPU",
+        "trainer_steps_timed": {"ours": len(ours_t), "trl": len(trl_t)},
+    }
+
+
+def main() -> None:
+    from bot_repro.rewards import REWARD_SOURCES
+    from bot_repro.tasks.arith import make_arith_task
+
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results/bench/real_model.json")
+    load_before = os.getloadavg()
+    torch.set_num_threads(2)
+    model_dir = _model_dir()
+    task = make_arith_task({"n_train": 64, "n_test": 8}, {"family": "qwen2"})
+    source = REWARD_SOURCES["arith"]({"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0,
+                                      "params": {"check_workers": 1}}, {})
+    result = generation(model_dir, task.datasets()[0])
+    result.update(trainer_ratio(model_dir, task, source))
+    result["machine"] = {
+        "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(), "torch": torch.__version__, "torch_threads": 2,
+        "load_average_before": load_before, "load_average_after": os.getloadavg(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""The arith task and its reward source ``arith`` (AIME's prompts, parser, checker and Eq. 8).
+
+``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` instead of a file;
+its evaluation adds step metrics. ``ArithReward`` is AIME's reward (default step scorer: the
+arithmetic rule) plus components for the curves of ``experiment=real_small``: ``format_ok``,
+``format_perfect``, ``steps_checked`` (steps holding an "a op b = c" claim) and ``steps_true``
+(those whose claims all hold); the pooled step accuracy of a batch is their ratio of means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.rewards.base import REWARD_SOURCES, RewardResult
+from bot_repro.tasks.aime.reward import make_aime_reward
+from bot_repro.tasks.aime.steps import arithmetic_claims
+from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, parse_solution
+from bot_repro.tasks.aime.task import AimeTask, AimeTaskParams
+from bot_repro.tasks.arith.data import make_problems
+from bot_repro.tasks.base import TASKS
+
+
+@dataclass
+class ArithTaskParams:
+    n_train: int = 256
+    n_test: int = 32
+    seed: int = 0  # the problems are a function of it (not of the run's seed)
+    ks: list[int] = field(default_factory=lambda: [1, 2, 4])
+    system_prompt: str | None = None  # null: the model family's AIME prompt (step format)
+    check_workers: int = 1
+    check_timeout_s: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.n_train < 1 or self.n_test < 1:
+            raise ConfigError(f"n_train={self.n_train} and n_test={self.n_test} must both be >= 1")
+
+
+class ArithTask(AimeTask):
+    name = "arith"
+
+    def __init__(self, params: ArithTaskParams, family: str):
+        aime = AimeTaskParams(source="smoke", ks=params.ks, system_prompt=params.system_prompt,
+                              check_workers=params.check_workers, check_timeout_s=params.check_timeout_s)
+        super().__init__(aime, family)
+        self.arith = params
+
+    def datasets(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        if self._cache is None:
+            p = self.arith
+            rows = make_problems(p.n_train + p.n_test, p.seed, "arith")
+            self._cache = ([self._row(r) for r in rows[: p.n_train]], [self._row(r) for r in rows[p.n_train:]])
+        return self._cache
+
+    def evaluate_detailed(self, completions, rows):
+        """AIME's metrics plus ``step_accuracy`` (checked steps whose claims hold, pooled over
+        samples; 0 when no step was checked) and ``checked_steps_per_sample``."""
+        metrics, records = super().evaluate_detailed(completions, rows)
+        checked = true = 0
+        for rec in records:
+            for step in parse_solution(rec["completion"], timeout_s=self.params.check_timeout_s).steps:
+                claims = arithmetic_claims(step.text)
+                checked += bool(claims)
+                true += bool(claims) and all(c.true for c in claims)
+        metrics["step_accuracy"] = true / checked if checked else 0.0
+        metrics["checked_steps_per_sample"] = checked / max(1, len(records))
+        return metrics, records
+
+
+class ArithReward:
+    """AIME's reward with the curve components of the arith task added (see the module doc)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.window = inner.window
+
+    def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]:
+        results = self.inner.score(completions, rows)
+        for res in results:
+            status, e = res.info["format"], res.info["step_scores"]
+            res.components.update(
+                format_ok=float(status != MALFORMED),
+                format_perfect=float(status == PERFECT),
+                steps_checked=float(sum(v != 0 for v in e)),
+                steps_true=float(sum(v > 0 for v in e)),
+            )
+        return results
+
+
+@REWARD_SOURCES.register("arith")
+def make_arith_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> ArithReward:
+    """``reward_cfg`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``."""
+    cfg = dict(reward_cfg)
+    cfg["params"] = {"step_source": "rule", **dict(cfg.get("params") or {})}
+    return ArithReward(make_aime_reward(cfg, context))
+
+
+@TASKS.register("arith")
+def make_arith_task(task_params: dict[str, Any], model_cfg: dict[str, Any]) -> ArithTask:
+    params = build_options(ArithTaskParams, dict(task_params or {}), "task.params (arith)")
+    family = (model_cfg or {}).get("family")
+    if not family:
+        raise ConfigError("model.family is required by the arith task (it selects the system prompt)")
+    return ArithTask(params, family)
