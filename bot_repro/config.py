@@ -295,9 +295,7 @@ def training_processes(res: ResourcesCfg) -> int:
     source of a run (``bot_repro.train`` starts this many through torchrun when it is above 1)."""
     if os.environ.get("WORLD_SIZE"):
         return int(os.environ["WORLD_SIZE"])
-    if res.processes is not None:
-        if res.processes < 1:
-            raise ConfigError(f"resources.processes={res.processes} must be at least 1 (null: one per GPU)")
+    if res.processes is not None:  # >= 1: checked at validation (ResourcesCfg)
         return res.processes
     if res.device != "cuda":
         return 1

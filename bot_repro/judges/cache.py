@@ -54,12 +54,25 @@ class JudgeCache:
         self._lock = threading.Lock()
         # several training processes of a sweep may share the file: wait for their writes
         self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._set_wal()
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, "
             "tokens_in INTEGER NOT NULL, tokens_out INTEGER NOT NULL, created REAL NOT NULL)"
         )
+
+    def _set_wal(self, wait_s: float = 30.0) -> None:
+        # switching to WAL takes an exclusive lock and sqlite may answer "database is locked" at once,
+        # without its busy handler, while another process opens the same file: retry for a while
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def get(self, key: str) -> CachedReply | None:
         with self._lock:

@@ -232,7 +232,7 @@ def test_nan_free_summary_numbers_are_plain_json(tmp_path):
     # EMA(.5) crossing of 0.8: bot [.5,.7,.8] -> step 2, [.6,.75,.85] -> step 2; grpo never
     assert groups["bot_grpo"]["to_threshold"]["step"]["mean"] == 2.0
     assert groups["grpo"]["to_threshold"]["step"]["mean"] is None
-    assert "| bot_grpo | 2 |" in (tmp_path / "res" / "summary.md").read_text()
+    assert "| BoT-GRPO | 2 | 0.925 [0.900, 0.950]" in (tmp_path / "res" / "summary.md").read_text()
 
 
 def test_full_runs_refuse_the_cpu_preset_before_training(tmp_path, monkeypatch):

@@ -91,7 +91,7 @@ def test_compare_overlapping_intervals_are_consistent_and_names_hardware():
     there = _summary([_group("grpo"), _group("bot_grpo", speed=(0.82, 0.68, 1.0))], HW)
     lines = committed.compare(here, there)
     steps = next(line for line in lines if line.startswith("grpo") and "steps to threshold" in line)
-    assert "53.3 [45, 60]" in steps and "45 [40, 50]" in steps and steps.endswith("consistent")
+    assert "53.3 [45.0, 60.0]" in steps and "45.0 [40.0, 50.0]" in steps and steps.endswith("consistent")
     assert "statistically: consistent" in lines[-2]
     assert lines[-1] == "exactly: numbers differ, as they may: the hardware differs in cpu_capability, cpu_model"
 

@@ -42,14 +42,14 @@ def test_torchrun_variables(outside_a_launch):
                                                                   ("a100_80g", 1, 64), ("a100_80g_x8", 8, 8),
                                                                   ("l40s_x2", 1, 64)])  # fmt: skip
 def test_presets_train_in_their_number_of_processes(outside_a_launch, preset, processes, per_device):
-    sec = validate(compose([f"resources={preset}", "trainer=default"]))
-    assert training_processes(sec["resources"]) == processes
-    assert sec["batch"] == (per_device, 1)  # 8 prompts x 8 rollouts split over the processes
+    run_cfg = validate(compose([f"resources={preset}", "trainer=default"]))
+    assert training_processes(run_cfg.resources) == processes
+    assert run_cfg.batch == (per_device, 1)  # 8 prompts x 8 rollouts split over the processes
 
 
 def test_a_launch_s_world_size_wins_and_a_bad_count_is_named(outside_a_launch):
     outside_a_launch.setenv("WORLD_SIZE", "4")
-    assert validate(compose(["resources=cpu"]))["batch"][0] * 4 == 64
+    assert validate(compose(["resources=cpu"])).batch[0] * 4 == 64
     outside_a_launch.delenv("WORLD_SIZE")
-    with pytest.raises(ConfigError, match=r"resources.processes=0 must be at least 1"):
+    with pytest.raises(ConfigError, match=r"resources.processes=0 is not allowed: expected an integer > 0"):
         validate(compose(["resources=cpu_x2", "resources.processes=0"]))
