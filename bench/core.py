@@ -41,16 +41,40 @@ def _step_times(trainer) -> list[float]:
     return times[WARMUP:]
 
 
+def ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, window: int, rounds: int):
+    """Per-step seconds of vanilla TRL (``vanilla_reward``) and of our trainer (GRPO advantages from the
+    registry, ``source``'s token rewards), each from a fresh model, ``rounds`` times; ``args(name)`` is
+    the GRPOConfig both share."""
+    from transformers import AutoModelForCausalLM
+    from trl import GRPOTrainer
+
+    from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
+    from bot_repro.trainer.token_reward import TokenRewardFunction
+
+    ours_t, trl_t = [], []
+    for r in range(rounds):
+        vanilla = GRPOTrainer(
+            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"trl{r}"), train_dataset=ds,
+            processing_class=tok, reward_funcs=[vanilla_reward],
+        )  # fmt: skip
+        trl_t += _step_times(vanilla)
+        ours = BoTGRPOTrainer(
+            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"ours{r}"), train_dataset=ds,
+            processing_class=tok, token_reward=TokenRewardFunction(source, tok, window=window), advantage="grpo",
+            advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global"},
+        )  # fmt: skip
+        ours_t += _step_times(ours)
+    return ours_t, trl_t
+
+
 def trainer_ratio() -> dict:
     from datasets import Dataset
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    from trl import GRPOConfig, GRPOTrainer
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig
 
     from bot_repro.models.tiny import build_tiny
     from bot_repro.tasks.mini.reward import MiniReward
     from bot_repro.tasks.mini.task import MiniTask
-    from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
-    from bot_repro.trainer.token_reward import TokenRewardFunction
 
     tmp = Path(tempfile.mkdtemp())
     task = MiniTask({"n_train": 256, "n_test": 8, "warm_start": False}, {})
@@ -71,19 +95,7 @@ def trainer_ratio() -> dict:
             report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
 
-    ours_t, trl_t = [], []
-    for r in range(ROUNDS):
-        vanilla = GRPOTrainer(
-            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"trl{r}"), train_dataset=ds,
-            processing_class=tok, reward_funcs=[vanilla_reward],
-        )  # fmt: skip
-        trl_t += _step_times(vanilla)
-        ours = BoTGRPOTrainer(
-            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"ours{r}"), train_dataset=ds,
-            processing_class=tok, token_reward=TokenRewardFunction(source, tok, window=1), advantage="grpo",
-            advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global"},
-        )  # fmt: skip
-        ours_t += _step_times(ours)
+    ours_t, trl_t = ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, 1, ROUNDS)
     return {
         "trainer_step_ms_ours": 1000 * statistics.median(ours_t),
         "trainer_step_ms_trl": 1000 * statistics.median(trl_t),

@@ -25,8 +25,6 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
-from bench.core import _step_times
-
 STEPS, ROUNDS = 3, 2  # timed steps per round (bench.core.WARMUP more run first, untimed)
 GEN_BATCH, GEN_TOKENS = 8, 64
 PROMPTS, ROLLOUTS, NEW_TOKENS = 2, 4, 48
@@ -61,12 +59,10 @@ def generation(model_dir: Path, rows) -> dict:
 
 def trainer_ratio(model_dir: Path, task, source) -> dict:
     from datasets import Dataset
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    from trl import GRPOConfig, GRPOTrainer
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig
 
     from bench import core
-    from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
-    from bot_repro.trainer.token_reward import TokenRewardFunction
 
     tmp = Path(tempfile.mkdtemp())
     train, _ = task.datasets()
@@ -84,19 +80,7 @@ def trainer_ratio(model_dir: Path, task, source) -> dict:
             use_cpu=True, report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
 
-    ours_t, trl_t = [], []
-    for r in range(ROUNDS):
-        vanilla = GRPOTrainer(
-            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"trl{r}"), train_dataset=ds,
-            processing_class=tok, reward_funcs=[vanilla_reward],
-        )  # fmt: skip
-        trl_t += _step_times(vanilla)
-        ours = BoTGRPOTrainer(
-            model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"ours{r}"), train_dataset=ds,
-            processing_class=tok, token_reward=TokenRewardFunction(source, tok, window=0), advantage="grpo",
-            advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global"},
-        )  # fmt: skip
-        ours_t += _step_times(ours)
+    ours_t, trl_t = core.ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, 0, ROUNDS)
     return {
         "step_s_ours": statistics.median(ours_t),
         "step_s_trl": statistics.median(trl_t),
