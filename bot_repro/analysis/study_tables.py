@@ -8,6 +8,8 @@ from __future__ import annotations
 import pandas as pd
 
 from bot_repro.analysis.bootstrap import bootstrap_ci
+from bot_repro.analysis.formats import number
+from bot_repro.analysis.labels import group_key_label
 from bot_repro.analysis.stats import collapsed_runs, wilson_interval
 
 DYNAMIC_SAMPLING = "algorithm.dynamic_sampling.enabled"
@@ -61,12 +63,13 @@ def step0_markdown(stats: dict) -> str:
 
 def groups_markdown(summary: dict) -> str:
     """Per group: seeds that collapsed (Wilson interval) and the identical-reward group share over training."""
-    fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
+    fmt = number  # the one number format (analysis/formats.py)
     lines = ["", "## Collapses and identical-reward groups", "",
              "| group | collapsed seeds [Wilson 95%] | identical-reward groups: first 10 steps / all / last 10 |", "|---|---|---|"]
     for g in summary["groups"]:
         c, z = g["collapsed"], g["identical_group_share"]
-        lines.append(f"| {g['label']} | {c['n_collapsed']}/{c['n_runs']} [{fmt(c['wilson_low'])}, {fmt(c['wilson_high'])}] | "
+        name = group_key_label(g["group"]) if isinstance(g.get("group"), dict) else g["label"]
+        lines.append(f"| {name} | {c['n_collapsed']}/{c['n_runs']} [{fmt(c['wilson_low'])}, {fmt(c['wilson_high'])}] | "
                      f"{fmt(z['first_steps'])} / {fmt(z['all_steps'])} / {fmt(z['last_steps'])} |")
     return "\n".join(lines) + "\n"
 
