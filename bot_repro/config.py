@@ -37,12 +37,18 @@ from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES
 from bot_repro.tasks import TASKS
 
+
 # Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
 # folder of its own, so the original is never overwritten (conf/train.yaml: hydra.output_subdir).
 # Hydra resolves output_subdir anew on each read, so the stamp is fixed once per process: the folder
 # Hydra writes and the one a refused attempt removes (train.main) are the same even when a second
 # passes between the two reads.
-_attempt_stamp = functools.cache(lambda: time.strftime("%Y%m%d-%H%M%S"))
+# (a named function, not a cached lambda: submitit pickles the resolver with the launcher's config)
+@functools.cache
+def _attempt_stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
 OmegaConf.register_new_resolver(
     "bot_repro_config_subdir",
     lambda resume: f".hydra/resume-{_attempt_stamp()}" if resume else ".hydra",

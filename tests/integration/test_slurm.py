@@ -112,6 +112,21 @@ def _final_records(array_id: str, wait_s: float = 60) -> dict[int, dict[str, str
         time.sleep(0.5)
 
 
+def _submit_and_wait(cmd: list[str], sweep: Path, timeout_s: float) -> None:
+    """Run a ``-m cluster=slurm_local_test`` command (the submitit launcher blocks until every job has
+    finished); on a timeout cancel its jobs and fail with the diagnosis, on a failure show it."""
+    # Variables of an enclosing Slurm job (CI inside an allocation) would leak into the submission.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
+    try:
+        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        report = _diagnose(sweep)
+        for array_id in _array_ids(sweep):
+            subprocess.run(["scancel", array_id], check=False)
+        pytest.fail(f"the Slurm jobs did not finish within {timeout_s} s (cancelled):\n{report}")
+    assert r.returncode == 0, f"Slurm run failed:\n{r.stderr[-4000:]}\n{_diagnose(sweep)}"
+
+
 @pytest.mark.slurm
 def test_smoke_sweep_runs_under_slurm(slurm_cluster, tmp_path):
     # both array tasks start at once on an empty cache: bot_repro.cache builds the tiny model once
@@ -120,17 +135,7 @@ def test_smoke_sweep_runs_under_slurm(slurm_cluster, tmp_path):
         sys.executable, "-m", "bot_repro.train", "-m", "cluster=slurm_local_test", "debug=smoke",
         f"seed={','.join(map(str, SEEDS))}", f"hydra.sweep.dir={sweep}", "experiment_name=slurm_test",
     ]  # fmt: skip
-    # Variables of an enclosing Slurm job (CI inside an allocation) would leak into the submission.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
-    try:
-        # The submitit launcher blocks until every job of the array has finished.
-        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=SWEEP_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        report = _diagnose(sweep)
-        for array_id in _array_ids(sweep):
-            subprocess.run(["scancel", array_id], check=False)
-        pytest.fail(f"the sweep did not finish within {SWEEP_TIMEOUT_S} s (jobs cancelled):\n{report}")
-    assert r.returncode == 0, f"sweep failed:\n{r.stderr[-4000:]}\n{_diagnose(sweep)}"
+    _submit_and_wait(cmd, sweep, SWEEP_TIMEOUT_S)
 
     arrays = _array_ids(sweep)
     assert len(arrays) == 1, f"expected one job array, got {arrays}"
@@ -174,15 +179,7 @@ def test_a_two_process_run_under_slurm(slurm_cluster, tmp_path):
         "resources=cpu_x2", "hydra.launcher.cpus_per_task=2",
         f"hydra.sweep.dir={sweep}", "experiment_name=slurm_dist_test",
     ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
-    try:
-        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=2 * SWEEP_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        report = _diagnose(sweep)
-        for array_id in _array_ids(sweep):
-            subprocess.run(["scancel", array_id], check=False)
-        pytest.fail(f"the job did not finish within {2 * SWEEP_TIMEOUT_S} s (cancelled):\n{report}")
-    assert r.returncode == 0, f"job failed:\n{r.stderr[-4000:]}\n{_diagnose(sweep)}"
+    _submit_and_wait(cmd, sweep, 2 * SWEEP_TIMEOUT_S)
     (array_id,) = _array_ids(sweep)
     script = (sweep / ".submitit" / array_id / f"{array_id}_submission.sh").read_text()
     assert "#SBATCH --cpus-per-task=2\n" in script and "#SBATCH --ntasks-per-node=1\n" in script, script
