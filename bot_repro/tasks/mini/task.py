@@ -25,6 +25,7 @@ from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.mini.checker import check, solution
 from bot_repro.tasks.mini.shipped import shipped_policy
 from bot_repro.tasks.mini.warm_start import sample_completions, supervised_warm_start
+from bot_repro.tasks.passk import mean_pass_at_k
 
 SYSTEM = "Close every open tag of the document, innermost first. Answer with the closing tags only."
 
@@ -51,16 +52,6 @@ class MiniParams:
 
 
 WARM_START_SOURCES = ("shipped", "build")
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k, 1 - C(n-c, k) / C(n, k), as prod_{i=n-c+1}^{n} (1 - k/i) (no big binomials)."""
-    if n - c < k:
-        return 1.0
-    out = 1.0
-    for i in range(n - c + 1, n + 1):
-        out *= 1.0 - k / i
-    return 1.0 - out
 
 
 def make_document(rng: random.Random, p: MiniParams) -> str:
@@ -127,9 +118,8 @@ class MiniTask(Task):
             "empty_rate": sum(1 for n in lengths if n == 0) / max(1, len(lengths)),
         }
         n_min = min((len(fs) for fs in flags), default=0)
-        for k in (1, 2, 4, 8):
-            if 0 < k <= n_min:
-                out[f"pass@{k}"] = sum(pass_at_k(len(fs), sum(fs), k) for fs in flags) / len(flags)
+        if n_min:
+            out.update(mean_pass_at_k(flags, [k for k in (1, 2, 4, 8) if k <= n_min]))
         return out
 
     def held_out_check(self, model_dir: Path, n_samples: int = 8, max_new_tokens: int = 16, seed: int = 0) -> dict:

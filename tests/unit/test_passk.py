@@ -1,4 +1,5 @@
-"""Pass@k: the stable product form against brute-force enumeration of k-subsets, and edge cases."""
+"""Pass@k (``bot_repro.tasks.passk``, the one estimator the mini and AIME tasks share): the stable
+product form against brute-force enumeration of k-subsets, hand values and the refused inputs."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from math import comb
 
 import pytest
 
-from bot_repro.tasks.aime.passk import mean_pass_at_k, pass_at_k
+from bot_repro.tasks.passk import mean_pass_at_k, pass_at_k
 
 
 def brute_force(n: int, c: int, k: int) -> float:
@@ -59,3 +60,21 @@ def test_mean_over_problems():
     flags = [[True, False, False, False], [False] * 4]
     out = mean_pass_at_k(flags, [1, 2, 4])
     assert out == pytest.approx({"pass@1": 0.125, "pass@2": 0.25, "pass@4": 0.5})
+
+
+def test_mean_matches_enumeration_and_both_tasks_use_it():
+    rng = random.Random(1)
+    flags = [[rng.random() < 0.3 for _ in range(6)] for _ in range(12)]
+    out = mean_pass_at_k(flags, [1, 3, 6])
+    for k in (1, 3, 6):
+        want = sum(brute_force(6, sum(f), k) for f in flags) / len(flags)
+        assert out[f"pass@{k}"] == pytest.approx(want, abs=1e-12)
+    from bot_repro.tasks.aime import task as aime_task
+    from bot_repro.tasks.mini import task as mini_task
+
+    assert aime_task.mean_pass_at_k is mean_pass_at_k and mini_task.mean_pass_at_k is mean_pass_at_k
+
+
+def test_mean_needs_a_problem():
+    with pytest.raises(ValueError, match="at least one problem"):
+        mean_pass_at_k([], [1])
