@@ -1,8 +1,9 @@
 """The CPU study: ``make demo`` / ``make study`` / ``make warm-start``
 (``python -m bot_repro.study demo|study|analyse|publish|warm-start``).
 
-``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs ``STUDY``
-(``--experiment E``: only E): ``mini_baselines`` and ``mini_same_global`` run the claim arms' seeds 5-9
+``demo`` runs the ``mini_demo`` sweep (GRPO, BoT-GRPO, PURE x 3 seeds); ``study`` runs every
+experiment of ``conf/experiment/`` whose ``study.order`` is set, in that order (``study_experiments``;
+``--experiment E``: only E): ``mini_baselines`` and ``mini_same_global`` run the claim arms' seeds 5-9
 and add them to the committed seeds 0-4 (``study.extends``), ``mini_same_global`` and the sparse
 levels' ``_floor`` experiments run only their new arms and reuse the shared ones of the same study
 (``study.reuse``). Each experiment writes under the ignored
@@ -10,15 +11,17 @@ levels' ``_floor`` experiments run only their new arms and reuse the shared ones
 PDF, ``summary.json``, ``summary.md``, the archived run records), then judges its numbers against the
 committed ones (``results/mini/`` for the demo, ``results/mini_study/<experiment>/`` for the study;
 ``bot_repro.analysis.committed``: consistent or not within intervals, identical or not, and which
-hardware fields differ). ``warm-start`` rebuilds the shipped policies (``WARM_STARTS``) and says
-whether this machine reproduces them. Updating the committed
-folder is a separate, explicit step: ``python -m bot_repro.study publish <report dir>``
-(``make demo-publish`` publishes the newest demo report).
+hardware fields differ). ``warm-start`` rebuilds the shipped policies (one per distinct task and model
+config of the demo and the study: ``warm_start_experiments``) and says whether this machine reproduces
+them. Updating the committed folder is a separate, explicit step: ``python -m bot_repro.study publish
+<report dir>`` (``make demo-publish`` publishes the newest demo report), which also rewrites the
+report's machine paths relative to the repository (``bot_repro.analysis.committed.make_portable``).
 
 The sweeps themselves are Hydra multiruns of ``bot_repro.train`` defined in ``conf/experiment/``,
 launched through ``bot_repro.figures.sweep``; this module prepares the shared warm-started policy
 once (recording its hash), shows progress (runs done, current steps, ETA) and turns the run
-directories into the report. ``summary.json`` also records the starting point every algorithm shares:
+directories into the report through the figures' report path (``bot_repro.figures.report``), adding
+the study's own numbers. ``summary.json`` also records the starting point every algorithm shares:
 ``policy_hash`` (the warm-started weights, ``bot_repro.models.fingerprint.policy_hash``),
 ``step0_success`` and ``step0_pass@8`` (held-out, the step-0 evaluation, mean over runs; with fewer
 than 8 eval samples ``step0_pass@8`` is null and ``step0_pass@<k>`` gives the largest k measured) and
@@ -39,12 +42,11 @@ import threading
 import time
 from pathlib import Path
 
-import pandas as pd
-from omegaconf import OmegaConf, open_dict
+from omegaconf import DictConfig, OmegaConf, open_dict
 from tqdm import tqdm
 
+from bot_repro import paths
 from bot_repro.analysis import committed
-from bot_repro.analysis.load import find_run_dirs, read_run_info
 from bot_repro.analysis.study_tables import (
     DYNAMIC_SAMPLING,
     collapse_counts,
@@ -53,34 +55,57 @@ from bot_repro.analysis.study_tables import (
     step0_stats,
     training_shares,
 )
-from bot_repro.analysis.summary import collect_meta, summarise, summary_markdown, to_jsonable
+from bot_repro.analysis.summary import summarise, summary_markdown, to_jsonable
 from bot_repro.cache import cache_root
 from bot_repro.config import validate
-from bot_repro.figures import sweep
-from bot_repro.figures.runs import load_figure_runs
+from bot_repro.config_errors import ConfigError
+from bot_repro.figures import report, sweep
+from bot_repro.figures.report import POLICY_FILE
 from bot_repro.models.fingerprint import policy_hash
-from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, draw_with_note, plot_config
 from bot_repro.tasks.base import build_task
 from bot_repro.tasks.mini import shipped
 from bot_repro.trainer.build import resolve_model_path
 from bot_repro.trainer.run_dir import hardware
 
 REPO = Path(__file__).resolve().parents[1]
-POLICY_FILE = "policy.json"  # in a sweep folder (and its archive): what prepare() returned
-# make study, in order: the later ones reuse mini_baselines' runs (their ``study.reuse``)
-STUDY = ("mini_baselines", "mini_same_global", "mini_sparse_15", "mini_sparse_15_floor", "mini_sparse_05",
-         "mini_sparse_05_floor")
-# the experiments whose warm-started policies ship in the package (make warm-start rebuilds each)
-WARM_STARTS = ("mini_demo", "mini_sparse_15", "mini_sparse_05")
-STUDY_KEYS = ("reuse", "extends", "cost", "relabel")
+DEMO = "mini_demo"
 
 
-def plot_settings(experiment: str, cfg) -> PlotCfg:
-    """``plot.<experiment>`` of the experiment config: metric, grouping, threshold and baseline."""
-    raw = OmegaConf.select(cfg, f"plot.{experiment}")
-    if raw is None:
-        raise SystemExit(f"conf/experiment/{experiment}.yaml has no plot.{experiment} block")
-    return plot_config(OmegaConf.to_container(raw, resolve=True), f"plot.{experiment} of conf/experiment/{experiment}.yaml")
+def study_experiments() -> dict[str, DictConfig]:
+    """The experiments of ``make study`` with their composed configs, in run order: every
+    ``conf/experiment/*.yaml`` whose ``study.order`` is set (an experiment inherits its parent's
+    block, so one that is not in the study says ``order: null``). Two experiments with one order, or
+    one that reuses runs of an experiment ordered after it (or outside the study), are an error."""
+    found: dict[str, tuple[int, DictConfig]] = {}
+    for path in sorted((sweep.CONF_DIR / "experiment").glob("*.yaml")):
+        cfg = sweep.compose_experiment(path.stem)
+        order = report.study_block(cfg, path.stem).get("order")
+        if order is not None:
+            found[path.stem] = (order, cfg)
+    by_order: dict[int, str] = {}
+    for name, (order, _) in found.items():
+        if order in by_order:
+            raise ConfigError(f"conf/experiment/{by_order[order]}.yaml and {name}.yaml both set study.order={order} "
+                              "(an inherited order? set study.order: null in the one not in the study)")
+        by_order[order] = name
+    for name, (order, cfg) in found.items():
+        reuse = (report.study_block(cfg, name).get("reuse") or {}).get("experiment")
+        if reuse is not None and (reuse not in found or found[reuse][0] >= order):
+            raise ConfigError(f"conf/experiment/{name}.yaml (study.order={order}) reuses {reuse}'s runs, so {reuse} "
+                              "must be in the study with a lower study.order")
+    return {name: found[name][1] for _, name in sorted(by_order.items())}
+
+
+def warm_start_experiments(configs: dict[str, DictConfig]) -> list[str]:
+    """The first of ``configs`` (name -> composed config, in order) for each distinct ``task`` and
+    ``model`` config: the warm start is a function of those two, so one run of it covers the rest."""
+    seen, out = set(), []
+    for name, cfg in configs.items():
+        key = json.dumps([sweep.resolved(cfg, "task"), sweep.resolved(cfg, "model")], sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
 
 
 def prepare(cfg, progress=None) -> dict:
@@ -88,13 +113,11 @@ def prepare(cfg, progress=None) -> dict:
     (and print) what identifies the starting policy: its path, weights hash, supervised steps and
     sampled success (the last two None without a warm start). ``progress(step, total)`` follows the
     warm start."""
-    cfg = cfg.copy()
-    with open_dict(cfg):
-        del cfg["hydra"]
-    run_cfg = validate(cfg)
+    run_cfg = validate(sweep.without_hydra(cfg))
     task, _ = build_task(run_cfg, with_reward=False)
     path = Path(resolve_model_path(run_cfg, task, run_cfg.seed, progress))
-    info = {"model_path": str(path), "policy_hash": None, "warm_start_steps": None, "warm_start_sampled_success": None}
+    # relative to the repository (a shipped policy) or $BOT_REPRO_CACHE/ (one trained here)
+    info = {"model_path": paths.relative(path), "policy_hash": None, "warm_start_steps": None, "warm_start_sampled_success": None}
     ws_file = path / "warm_start.json"
     ws = json.loads(ws_file.read_text()) if ws_file.exists() else {}
     if path.is_dir():
@@ -112,9 +135,7 @@ def warm_start_check(experiment: str, ship: bool = False) -> dict:
     """Train the warm start of ``experiment``'s config here (a fresh folder, not the cache: this is
     the regeneration ``make warm-start`` promises) and compare its hash with the shipped policy's
     (``bot_repro.tasks.mini.shipped``); ``ship``: replace the shipped policy with this one."""
-    cfg = sweep.compose_experiment(experiment, ["task.params.warm_start_source=build"])
-    with open_dict(cfg):
-        del cfg["hydra"]
+    cfg = sweep.without_hydra(sweep.compose_experiment(experiment, ["task.params.warm_start_source=build"]))
     sec = validate(cfg)
     task, _ = build_task(sec, with_reward=False)
     with open_dict(cfg):
@@ -198,10 +219,10 @@ def _progress(sweep_dir: Path, n_runs: int, bar: DemoBar, stop: threading.Event)
         bar.sweep(steps, done, n_runs)
 
 
-def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
+def run_sweep(experiment: str, cfg: DictConfig, overrides: list[str], sweep_dir: Path) -> float:
     """Launch the experiment's Hydra multirun into ``sweep_dir`` (the figures' machinery: the same
-    override parser, job expansion and launch); return its wall seconds."""
-    cfg = sweep.compose_experiment(experiment, overrides)
+    override parser, job expansion and launch); ``cfg``: its config composed with ``overrides``.
+    Returns the sweep's wall seconds."""
     n_runs, max_steps = len(sweep.expand_jobs(cfg, overrides)), int(cfg.trainer.max_steps)
     cost = step_costs(cfg)
     print(f"{experiment}: {n_runs} runs of {max_steps} steps -> {sweep_dir}; the sweep alone is estimated at "
@@ -222,7 +243,7 @@ def run_sweep(experiment: str, overrides: list[str], sweep_dir: Path) -> float:
         watcher.join()
         bar.bar.close()
     sweep_dir.mkdir(parents=True, exist_ok=True)
-    (sweep_dir / POLICY_FILE).write_text(json.dumps(policy, indent=2) + "\n")
+    (sweep_dir / POLICY_FILE).write_text(json.dumps(paths.portable(policy), indent=2) + "\n")
     return time.time() - start
 
 
@@ -250,85 +271,24 @@ def archive_runs(sweep_dir: Path, out_dir: Path, prefix: str = "", keep: set[str
     return n
 
 
-def study_block(experiment: str, cfg) -> dict:
-    """``study:`` of the experiment config: ``reuse`` (runs of another experiment of the same study
-    this report also reads: ``{experiment, algorithms}``), ``extends: committed`` (the committed
-    report's archived runs are read too, when they start from the same policy: new seeds add to them),
-    ``cost`` (``step_costs``) and ``relabel`` (``[{where: {col: value},
-    set: {col: value}}]`` applied to the loaded table, e.g. to show GRPO, which reads G only, as the
-    reference line of the local-signal comparison). ``cfg``: the experiment's composed config."""
-    node = OmegaConf.select(cfg, "study")
-    block = OmegaConf.to_container(node, resolve=True) if node is not None else {}
-    unknown = set(block) - set(STUDY_KEYS)
-    if unknown:
-        raise SystemExit(f"conf/experiment/{experiment}.yaml: study.{sorted(unknown)[0]} is not a key; allowed: {', '.join(STUDY_KEYS)}")
-    if block.get("extends") not in (None, "committed"):
-        raise SystemExit(f"conf/experiment/{experiment}.yaml: study.extends={block['extends']!r}; allowed: committed")
-    return block
-
-
-def committed_runs(experiment: str, sweep_dir: Path) -> Path | None:
-    """The committed report's archived runs of ``experiment`` when they start from the policy
-    ``sweep_dir`` records (``study.extends: committed``); None, with a note, when they do not."""
-    archive = committed.committed_dir(experiment) / "runs"
-    if not (archive / POLICY_FILE).exists() or archive.resolve() == Path(sweep_dir).resolve():
-        return None
-    theirs = json.loads((archive / POLICY_FILE).read_text()).get("policy_hash")
-    ours = json.loads((sweep_dir / POLICY_FILE).read_text()).get("policy_hash") if (sweep_dir / POLICY_FILE).exists() else None
-    if theirs != ours:
-        print(f"note: {archive} starts from policy {theirs}, this sweep from {ours}: not added to it")
-        return None
-    return archive
-
-
-def load_study_runs(sweep_dir: Path, block: dict, columns: list[str], experiment: str | None = None):
-    """The runs of ``sweep_dir`` plus those ``block["reuse"]`` names from the same study: the sibling
-    folder ``<runs>/<experiment>/<stamp>/sweep`` (skipped, with a note, when ``sweep_dir`` is not laid out
-    so: a re-analysed archive already holds copies), plus with ``block["extends"]`` the committed runs
-    of ``experiment`` (``committed_runs``; a rerun of a seed replaces the committed one). Returns
-    (table, {added sweep dir: runs})."""
-    reuse, roots, reused = block.get("reuse"), [sweep_dir], {}
-    if reuse:
-        sibling = sweep_dir.parent.parent.parent / reuse["experiment"] / sweep_dir.parent.name / "sweep"
-        if sweep_dir.name == "sweep" and sibling.is_dir():
-            roots.append(sibling)
-        else:
-            print(f"note: no {sibling}; reading only {sweep_dir} (an archive holds its reused runs)")
-    archive = committed_runs(experiment, sweep_dir) if block.get("extends") and experiment else None
-    relabel = block.get("relabel") or []
-    extra = [k for rule in relabel for part in ("where", "set") for k in rule[part]]
-    df = load_figure_runs(roots + ([archive] if archive else []), [*columns, "algorithm.name", *extra])
-    for root in roots[1:]:
-        mine = df["run_dir"].astype(str).str.startswith(f"{root}/")
-        keep = ~mine | df["algorithm.name"].isin(reuse["algorithms"])
-        reused[root] = int(df.loc[mine & keep, "run_id"].nunique())
-        df = df[keep]
-    if archive:
-        reused[archive] = int(df.loc[df["run_dir"].astype(str).str.startswith(f"{archive}/"), "run_id"].nunique())
-    for rule in relabel:
-        hit = (df[list(rule["where"])] == pd.Series(rule["where"])).all(axis=1)
-        for col, value in rule["set"].items():
-            df.loc[hit, col] = value
-    return df.reset_index(drop=True), reused
-
-
-def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None) -> dict:
-    """Run directories -> figure + summary.json + summary.md in ``out_dir``."""
-    cfg = sweep.compose_experiment(experiment)
-    settings = plot_settings(experiment, cfg)
-    cols, baseline, metric, threshold = settings.columns, settings.baseline, settings.metric, settings.threshold
+def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_s: float | None,
+            cfg: DictConfig | None = None) -> dict:
+    """Run directories -> figure + summary.json + summary.md in ``out_dir`` (``bot_repro.figures.report``
+    plus the study's numbers); ``cfg``: the experiment's composed config (else composed here)."""
+    cfg = sweep.compose_experiment(experiment) if cfg is None else cfg
     previous = out_dir / "summary.json"
     first_command = None
     if wall_s is None and previous.exists():  # re-analysing keeps the sweep's command and measured wall time
         old = json.loads(previous.read_text()).get("meta", {})
         wall_s = old.get("study_wall_seconds")
         first_command = old.get("command", "").split(" (re-analysed")[0] or None
-    reuse = study_block(experiment, cfg)
-    df, reused = load_study_runs(sweep_dir, reuse, [*cols, SMOKE_COLUMN, DYNAMIC_SAMPLING], experiment)
-    if df.empty:
-        raise SystemExit(f"no runs with metrics below {sweep_dir}")
-    summary = summarise(df, metric, threshold, group_by=cols, baseline=baseline,
-                        on=settings.hue if baseline else None)
+    command = f"{first_command} (re-analysed: {command})" if first_command else command
+    try:
+        rep = report.build(experiment, experiment, cfg, [sweep_dir], command, [DYNAMIC_SAMPLING])
+    except FileNotFoundError as exc:
+        raise SystemExit(str(exc)) from exc
+    df, settings, summary = rep.frame, rep.settings, rep.summaries[0]  # a study plots one metric
+    cols, metric = settings.columns, settings.metric
     hacking = summarise(df, "eval/empty_rate", None, group_by=cols, baseline=None)
     wall = df[df.metric == metric].groupby("run_id")["time"].max()
     runs_per_group = df[df.metric == metric].drop_duplicates("run_id").set_index("run_id")[cols]
@@ -339,31 +299,25 @@ def analyse(experiment: str, sweep_dir: Path, out_dir: Path, command: str, wall_
         entry["final_empty_rate"] = empty["final"]
         entry["identical_group_share"] = training_shares(df, cols, entry["group"])
     collapse_counts(df, metric, cols, summary)
-    meta = collect_meta(f"{first_command} (re-analysed: {command})" if first_command else command, REPO)
-    # the code that ran is the runs' own record, not the checkout at analysis time
-    shas = sorted({(read_run_info(d) or {}).get("run.git_sha") or "unknown" for _, d in find_run_dirs(sweep_dir)})
-    meta["git_sha"] = ", ".join(shas)
-    summary["meta"] = {**meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
+    summary["meta"] = {**rep.meta, "experiment": experiment, "sweep_dir": str(sweep_dir), "study_wall_seconds": wall_s}
     policy_file = sweep_dir / POLICY_FILE
     step0 = step0_stats(df, json.loads(policy_file.read_text()) if policy_file.exists() else None)
     summary.update(step0)
     out_dir.mkdir(parents=True, exist_ok=True)
-    summary["meta"]["reused_runs"] = {str(d): n for d, n in reused.items()}
-    summary["meta"]["machines"] = committed.machines(df["run_dir"].unique())
+    summary["meta"]["reused_runs"] = {str(d): n for d, n in rep.reused.items()}
+    summary["meta"]["machines"] = rep.machines
     if sweep_dir != out_dir / "runs":
         summary["meta"]["archived_runs"] = archive_runs(sweep_dir, out_dir / "runs")
-        for d in reused:  # the reused runs travel with the report, so it re-plots from committed files
+        for d in rep.reused:  # the reused runs travel with the report, so it re-plots from committed files
             # committed runs keep their (already prefixed) names; a sibling sweep's get its experiment's
             prefix = "" if d.name == "runs" else f"{d.parent.parent.name}__"
             summary["meta"]["archived_runs"] += archive_runs(d, out_dir / "runs", prefix=prefix, keep=set(df["run_dir"]))
-    (out_dir / "summary.json").write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
+    summary = paths.portable(to_jsonable(summary))  # no folder of this machine in what may be published
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    meta = {k: v for k, v in summary["meta"].items() if k in rep.meta}
     md = summary_markdown(summary, {**meta, "study wall seconds": f"{wall_s:.0f}" if wall_s else "n/a"})
-    (out_dir / "summary.md").write_text(md + step0_markdown(step0) + groups_markdown(to_jsonable(summary)))
-
-    if threshold is not None:
-        draw_with_note(df, settings, summary, out_dir / experiment)
-    else:
-        draw_and_save(df, settings, out_dir / experiment)
+    (out_dir / "summary.md").write_text(md + step0_markdown(step0) + groups_markdown(summary))
+    rep.draw(out_dir / experiment, table=True)
     return summary
 
 
@@ -383,20 +337,28 @@ def main(argv: list[str] | None = None) -> None:
                     "directory, 'latest' (the newest demo report) or 'latest-study' (the newest report of every study experiment)")
     args = ap.parse_intermixed_args(argv)
     command = "python -m bot_repro.study " + " ".join(argv if argv is not None else sys.argv[1:])
+    try:
+        _run(args, command)
+    except ConfigError as exc:  # a bad study or plot block: the message names the key and what is allowed
+        raise SystemExit(f"error: {exc}") from exc
+
+
+def _run(args: argparse.Namespace, command: str) -> None:
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
     if args.command == "publish":
         if len(args.overrides) != 1:
             raise SystemExit("usage: python -m bot_repro.study publish <report dir>|latest|latest-study [--to DIR]")
         which = args.overrides[0]
         if which == "latest-study":  # every experiment of the newest `make study`, each to its folder
-            for experiment in STUDY:
+            for experiment in study_experiments():
                 committed.publish(committed.latest_report(experiment))
             return
-        source = committed.latest_report() if which == "latest" else Path(which)
+        source = committed.latest_report(DEMO) if which == "latest" else Path(which)
         committed.publish(source, args.to)
         return
     if args.command == "warm-start":
-        results = [warm_start_check(e, args.ship) for e in (args.overrides or WARM_STARTS)]
+        names = args.overrides or warm_start_experiments({DEMO: sweep.compose_experiment(DEMO), **study_experiments()})
+        results = [warm_start_check(e, args.ship) for e in names]
         if not all(r["reproduces"] for r in results) and not args.ship:
             print("warm-start: some policy differs from the shipped one here; runs still start from the shipped "
                   "policies (task.params.warm_start_source=shipped), so step 0 is the same as the committed results'")
@@ -406,16 +368,17 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit("usage: python -m bot_repro.study analyse --experiment E --sweep-dir DIR --out DIR")
         analyse(args.experiment, args.sweep_dir, args.out, command, None)
         return
-    plan = ["mini_demo"] if args.command == "demo" else [args.experiment] if args.experiment else list(STUDY)
-    for experiment in plan:
+    plan = {DEMO: None} if args.command == "demo" else {args.experiment: None} if args.experiment else study_experiments()
+    for experiment, cfg in plan.items():
+        if cfg is None or args.overrides:  # composed once: the sweep and its report read it
+            cfg = sweep.compose_experiment(experiment, args.overrides)
         root = REPO / "runs" / experiment / stamp
         sweep_dir = root / "sweep"
-        wall = run_sweep(experiment, args.overrides, sweep_dir)
+        wall = run_sweep(experiment, cfg, args.overrides, sweep_dir)
         out = (args.out / experiment if len(plan) > 1 else args.out) if args.out else root / "report"
-        summary = analyse(experiment, sweep_dir, out, command, wall)
+        summary = analyse(experiment, sweep_dir, out, command, wall, cfg)
         print(f"{experiment}: {len(summary['groups'])} groups, {wall:.0f} s -> {out}")
         committed.print_comparison(out, experiment)
-
 
 if __name__ == "__main__":
     main()

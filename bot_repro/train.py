@@ -10,13 +10,14 @@ from __future__ import annotations
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from bot_repro.config import check_device, training_processes, validate
+from bot_repro.config import RunConfig, check_device, training_processes, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges import preflight
 from bot_repro.ranks import is_main
@@ -25,6 +26,18 @@ from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
 from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
+
+
+def resources_given(overrides: Sequence[str]) -> bool:
+    """The command line chose ``resources=`` (so a hub model on the CPU preset is what was asked for)."""
+    return any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in overrides)
+
+
+def check_resources(run_cfg: RunConfig, resources_explicit: bool, here: bool = True) -> None:
+    """Refuse a hub-size model on the CPU preset unless ``resources_explicit``, and a CUDA preset
+    where no GPU is (``here``: the run executes on this machine, not on a cluster node)."""
+    res, m = run_cfg.resources, run_cfg.model
+    check_device(res.name, res.device, None if m.cpu_sized else m.hub_id, resources_explicit, here)
 
 
 def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_args=None) -> Path:
@@ -36,9 +49,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     relaunched through torchrun (``bot_repro.trainer.distributed.launch``).
     """
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
+    check_resources(run_cfg, resources_explicit)
     res = run_cfg.resources
-    m = run_cfg.model
-    check_device(res.name, res.device, None if m.cpu_sized else m.hub_id, resources_explicit)
     if run_cfg.judge is not None:
         preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
     if cfg.resume:
@@ -101,9 +113,8 @@ def _discard_if_unused(run_dir: Path) -> None:
 def main(cfg: DictConfig) -> None:
     hc = HydraConfig.get()
     run_dir = distributed.shared_run_dir(Path(hc.runtime.output_dir))  # one folder for all ranks
-    explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in hc.overrides.task)
     try:
-        run(cfg, run_dir, resources_explicit=explicit, launch_args=list(hc.overrides.task))
+        run(cfg, run_dir, resources_explicit=resources_given(hc.overrides.task), launch_args=list(hc.overrides.task))
     except RanksFailed as exc:
         print(f"run failed: {exc}", file=sys.stderr)
         sys.exit(1)

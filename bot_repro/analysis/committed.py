@@ -8,6 +8,11 @@ collapsed) the two 95% intervals must overlap (bootstrap over seeds for the firs
 the two counts); one quantity whose intervals are disjoint makes the algorithm, and the report,
 ``inconsistent``. *Identical?* The same policy on the same hardware runs the same floating point, so
 it must give the same numbers to 1e-9; on other hardware (fields named) it need not.
+
+A published folder names no folder of the machine that made it: ``make_portable`` rewrites the
+absolute paths of its JSON and Markdown files (run commands, the sweep folder, the policy path)
+relative to the repository, or to ``$BOT_REPRO_CACHE/``, and ``publish`` refuses a report where one
+is left.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import math
 import shutil
 from pathlib import Path
 
+from bot_repro import paths
 from bot_repro.analysis.formats import number
 from bot_repro.analysis.load import read_config
 from bot_repro.analysis.stats import wilson_interval
@@ -26,6 +32,7 @@ REPO = Path(__file__).resolve().parents[2]
 SOURCE = {"steps to threshold": "to_threshold", "speed-up (steps)": "speedup", "final": "final",
           "crossed seeds": "crossed", "collapsed seeds": "collapsed"}
 THREADS_KEY = "resources.torch_threads"  # the thread count a run sets (run.json records the default at start)
+PORTABLE = ("*.json", "*.md")  # the files of a report make_portable rewrites (rollouts are model output: left as is)
 
 
 def committed_dir(experiment: str) -> Path:
@@ -191,8 +198,29 @@ def print_comparison(report_dir: Path, experiment: str) -> list[str]:
     return lines
 
 
+def make_portable(folder: Path, roots: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """Rewrite, in place, every absolute path in the JSON and Markdown files under ``folder`` that
+    lies under a root (``paths.portable``): ``roots`` (default ``paths.default_roots()``: this
+    repository and cache) plus each checkout a run's ``run.json`` command ran in (the repository of
+    the machine that made it). Returns {file: absolute paths left} of the JSON files that keep any."""
+    files = sorted({f for pattern in PORTABLE for f in Path(folder).rglob(pattern)})
+    roots = dict(paths.default_roots() if roots is None else roots)
+    for info in (f for f in files if f.name == "run.json"):
+        roots.update({c: "" for c in paths.checkouts(json.loads(info.read_text()).get("command") or "")})
+    left = {}
+    for f in files:
+        text = f.read_text()
+        new = paths.portable(text, roots)
+        if new != text:
+            f.write_text(new)
+        if f.suffix == ".json" and (found := paths.absolute_paths(json.loads(new))):
+            left[str(f.relative_to(folder))] = found
+    return left
+
+
 def publish(report_dir: Path, dest: Path | None = None) -> Path:
-    """Replace the committed folder of the report's experiment (or ``dest``) with ``report_dir``."""
+    """Replace the committed folder of the report's experiment (or ``dest``) with ``report_dir``, its
+    machine paths made relative (``make_portable``; one left is an error, and nothing is replaced)."""
     report_dir = Path(report_dir).resolve()
     summary_file = report_dir / "summary.json"
     if not summary_file.exists():
@@ -205,9 +233,21 @@ def publish(report_dir: Path, dest: Path | None = None) -> Path:
     dest = Path(dest).resolve()
     if dest == report_dir or report_dir in dest.parents or dest in report_dir.parents:
         raise SystemExit(f"refusing to publish {report_dir} onto {dest} (one contains the other)")
+    staging = dest.parent / f".{dest.name}.publishing"
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(report_dir, staging)
+    # the report's own checkout, when it sits at <checkout>/runs/<experiment>/<stamp>/report
+    up = report_dir.parents
+    roots = {**paths.default_roots(), **({str(up[3]): ""} if len(up) > 3 and up[2].name == "runs" else {})}
+    left = make_portable(staging, roots)
+    if left:
+        shutil.rmtree(staging)
+        where = "; ".join(f"{f}: {', '.join(p)}" for f, p in sorted(left.items())[:3])
+        raise SystemExit(f"not published: absolute paths outside the repository and the cache remain ({where}); "
+                         "run publish with BOT_REPRO_CACHE set to the cache the runs used, or fix the files")
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(report_dir, dest)
+    staging.rename(dest)
     print(f"published {report_dir} -> {dest} (commit it with git)")
     return dest
 

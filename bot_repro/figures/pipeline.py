@@ -5,6 +5,8 @@ sweep folder per reproduce, so earlier sweeps are never overwritten), figure 2's
 ``<runs root>/fig2_win_rate/<timestamp>/``, and the figure with its summary to
 ``<results root>/<slug>/``. Smoke mode (``debug=smoke``) defaults to ``runs/smoke`` and
 ``runs/smoke/results`` so toy numbers never land next to real ones (``make clean-runs`` removes them).
+The figure and its numbers come from the one report path, ``bot_repro.figures.report``; this module adds
+the figure's ``summary.json`` (every panel's summary) and ``runs.csv``.
 """
 
 from __future__ import annotations
@@ -13,25 +15,23 @@ import json
 import logging
 import shlex
 import sys
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
-from bot_repro.analysis import summarise, summary_markdown
-from bot_repro.analysis.summary import collect_meta
-from bot_repro.config import check_device
+from bot_repro.analysis import summary_markdown
+from bot_repro.config import validate
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.figures import sweep
+from bot_repro.figures import report, sweep
 from bot_repro.figures.pairwise import PairwiseCfg, run_pairwise
-from bot_repro.figures.runs import load_figure_runs, run_table
+from bot_repro.figures.runs import run_table
 from bot_repro.figures.specs import FigureSpec
 from bot_repro.figures.sweep import FigureError
 from bot_repro.plots.curves import SMOKE_TITLE
-from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, is_smoke, plot_config
+from bot_repro.plots.figures import PlotCfg, is_smoke
+from bot_repro.train import check_resources, resources_given
 
 log = logging.getLogger("bot_repro.figures")
 
@@ -49,20 +49,18 @@ class Roots:
 
 
 def plot_settings(spec: FigureSpec, cfg: DictConfig) -> PlotCfg:
-    raw = OmegaConf.select(cfg, f"plot.{spec.slug}")
-    raw = OmegaConf.to_container(raw, resolve=True) if raw is not None else None
+    """``plot.<slug>`` of the figure's composed config (``report.plot_settings``), as a FigureError."""
     try:
-        return plot_config(raw, f"plot.{spec.slug} of conf/experiment/{spec.experiment}.yaml")
+        return report.plot_settings(cfg, spec.slug, spec.experiment)
     except ConfigError as exc:
         raise FigureError(str(exc)) from exc
 
 
 def _check_resources(cfg: DictConfig, overrides: Sequence[str]) -> None:
-    """Refuse to train hub-size models on the CPU preset unless the user asked for it explicitly."""
-    explicit = any(o.split("=", 1)[0].lstrip("+~") == "resources" for o in overrides)
+    """The trainer's own check (``bot_repro.train.check_resources``) before the sweep starts: hub-size
+    models on the CPU preset only when the user asked for it; the jobs may run on cluster nodes."""
     try:
-        check_device(str(OmegaConf.select(cfg, "resources.name")), str(OmegaConf.select(cfg, "resources.device")),
-                     OmegaConf.select(cfg, "model.hub_id"), explicit, here=False)
+        check_resources(validate(sweep.without_hydra(cfg)), resources_given(overrides), here=False)
     except ConfigError as exc:
         raise FigureError(str(exc)) from exc
 
@@ -71,9 +69,7 @@ def reproduce(spec: FigureSpec, overrides: Sequence[str], roots: Roots, in_proce
               retrain: bool = False) -> list[Path]:
     """Train the figure's sweep (reusing complete runs for a figure that reads another's), run its
     post-training evaluation, and plot. Returns the written figure files."""
-    base = sweep.compose_experiment(spec.experiment, overrides)
-    args = sweep.job_overrides(spec.experiment, overrides, base)
-    cfg = sweep.compose_experiment(spec.experiment, args)
+    cfg, args = sweep.compose_jobs(spec.experiment, overrides)
     plot_settings(spec, cfg)  # a broken plot block fails now, not after days of training
     train_root = roots.runs / spec.runs_slug
     missing = sweep.missing_jobs(cfg, args, train_root) if spec.runs_of and not retrain else None
@@ -87,7 +83,7 @@ def reproduce(spec: FigureSpec, overrides: Sequence[str], roots: Roots, in_proce
         sweep.run_multirun(args, sweep_dir, in_process=in_process)
     if spec.post == "pairwise":
         pairwise(spec, cfg, train_root, roots)
-    return plot(spec, overrides, roots)
+    return plot(spec, overrides, roots, cfg=cfg)
 
 
 def pairwise(spec: FigureSpec, cfg: DictConfig, train_root: Path, roots: Roots) -> list[Path]:
@@ -114,22 +110,25 @@ def pairwise(spec: FigureSpec, cfg: DictConfig, train_root: Path, roots: Roots) 
     return written
 
 
-def plot(spec: FigureSpec, overrides: Sequence[str], roots: Roots, run_roots: Sequence[Path] | None = None) -> list[Path]:
+def plot(spec: FigureSpec, overrides: Sequence[str], roots: Roots, run_roots: Sequence[Path] | None = None,
+         cfg: DictConfig | None = None) -> list[Path]:
     """Draw the figure from existing run folders (default ``<runs root>/<slug or runs_of>``); write
-    ``<results root>/<slug>/<slug>.png|.pdf``, ``summary.json``, ``summary.md`` and ``runs.csv``."""
-    cfg = sweep.compose_experiment(spec.experiment, overrides)
-    settings = plot_settings(spec, cfg)
+    ``<results root>/<slug>/<slug>.png|.pdf``, ``summary.json``, ``summary.md`` and ``runs.csv``.
+    ``cfg``: the experiment's composed config when the caller has it (else composed here)."""
+    cfg = sweep.compose_experiment(spec.experiment, overrides) if cfg is None else cfg
     source = [roots.runs / (spec.slug if spec.post else spec.runs_slug)] if not run_roots else list(run_roots)
+    command, replot = command_lines(spec, overrides)
     try:
-        frame = load_figure_runs(source, [*settings.columns, SMOKE_COLUMN])
+        rep = report.build(spec.slug, spec.experiment, cfg, source, command)
+    except ConfigError as exc:
+        raise FigureError(str(exc)) from exc
     except FileNotFoundError as exc:
         raise FigureError(f"{spec.slug}: {exc}; run `make reproduce-figure-{spec.number}` first") from exc
-    smoke = sweep.is_smoke(overrides) or is_smoke(frame)
+    smoke = sweep.is_smoke(overrides) or is_smoke(rep.frame)
     out_dir = roots.results / spec.slug
-    paths = draw_and_save(frame, settings, out_dir / spec.slug, smoke=smoke)
-    command, replot = command_lines(spec, overrides)
-    write_summary(spec, settings, frame, out_dir, command, smoke=smoke, replot=replot)
-    run_table(frame, settings.columns).to_csv(out_dir / "runs.csv", index=False)
+    paths = rep.draw(out_dir / spec.slug, smoke=smoke)
+    write_summary(spec, rep, out_dir, smoke=smoke, replot=replot)
+    run_table(rep.frame, rep.settings.columns).to_csv(out_dir / "runs.csv", index=False)
     log.info("%s: wrote %s", spec.slug, ", ".join(map(str, paths)))
     return paths
 
@@ -154,28 +153,17 @@ def command_lines(spec: FigureSpec, overrides: Sequence[str]) -> tuple[str, str]
     return shlex.join([*prog, *args]), shlex.join([*prog, *replot])
 
 
-def write_summary(spec: FigureSpec, settings: PlotCfg, frame: pd.DataFrame, out_dir: Path, command: str,
-                  smoke: bool = False, replot: str | None = None) -> None:
-    """Per-metric summaries (final value, threshold crossings, speed-ups, drops with intervals);
-    ``command`` is the command that ran, ``replot`` the one that redraws the figure from its runs."""
-    meta = {**collect_meta(command), "figure": spec.slug, "claim": spec.claim}
-    if replot and replot != command:
+def write_summary(spec: FigureSpec, rep: report.Report, out_dir: Path, smoke: bool = False,
+                  replot: str | None = None) -> None:
+    """``summary.json`` (the report's meta and machines, one summary per panel metric) and
+    ``summary.md``; ``replot``: the command that redraws the figure from its runs, when it differs."""
+    meta = {**rep.meta, "figure": spec.slug, "claim": spec.claim}
+    if replot and replot != meta["command"]:
         meta["replot"] = replot
     if smoke:
         meta["smoke"] = f"{SMOKE_TITLE}: a few steps of a random-init model; the numbers test the pipeline only"
-    threshold = None if settings.kind == "pairwise" else settings.threshold
-    summaries, markdown = [], []
-    for metric in settings.panel_metrics:
-        if not (frame["metric"] == metric).any():
-            continue
-        hue_values = set(map(str, frame[settings.hue].dropna().unique())) if settings.hue in frame else set()
-        baseline = settings.baseline if str(settings.baseline) in hue_values else None
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # one seed: empty intervals are expected
-            summary = summarise(frame, metric, threshold, group_by=settings.columns, baseline=baseline,
-                                on=settings.hue if baseline is not None else None)
-        summaries.append(summary)
-        markdown.append(summary_markdown(summary, meta))
+    markdown = [summary_markdown(summary, meta) for summary in rep.summaries]
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "summary.json").write_text(json.dumps({"meta": meta, "summaries": summaries}, indent=2) + "\n")
+    doc = {"meta": {**meta, "machines": rep.machines}, "summaries": rep.summaries}
+    (out_dir / "summary.json").write_text(json.dumps(doc, indent=2) + "\n")
     (out_dir / "summary.md").write_text("\n".join(markdown) if markdown else f"# {spec.slug}\n\nNo metric data.\n")

@@ -29,7 +29,7 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import Override
 from hydra.errors import OverrideParseException
-from omegaconf import DictConfig, ListConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONF_DIR = REPO_ROOT / "conf"
@@ -77,6 +77,14 @@ def compose_experiment(slug: str, overrides: Sequence[str] = ()) -> DictConfig:
         return compose("train", overrides=merge_overrides([f"experiment={slug}"], single), return_hydra_config=True)
 
 
+def without_hydra(cfg: DictConfig) -> DictConfig:
+    """A copy of a composed config without its ``hydra`` node: what ``bot_repro.train`` validates."""
+    cfg = cfg.copy()
+    with open_dict(cfg):
+        del cfg["hydra"]
+    return cfg
+
+
 def smoke_overrides(cfg: DictConfig) -> list[str]:
     node = OmegaConf.select(cfg, "sweep.smoke_overrides")
     if node is None:
@@ -88,6 +96,16 @@ def job_overrides(slug: str, overrides: Sequence[str], cfg: DictConfig) -> list[
     """The multirun's command-line overrides: experiment, smoke extras (in smoke mode), the user's."""
     extra = smoke_overrides(cfg) if is_smoke(overrides) else []
     return merge_overrides([f"experiment={slug}"], extra, overrides)
+
+
+def compose_jobs(slug: str, overrides: Sequence[str]) -> tuple[DictConfig, list[str]]:
+    """(the sweep's composed config, its command-line overrides ``job_overrides``). Composed once;
+    in smoke mode twice, since the smoke extras are read from the first composition."""
+    cfg = compose_experiment(slug, overrides)
+    if not is_smoke(overrides):
+        return cfg, merge_overrides([f"experiment={slug}"], overrides)
+    args = job_overrides(slug, overrides, cfg)
+    return compose_experiment(slug, args), args
 
 
 def swept_keys(cfg: DictConfig, overrides: Sequence[str]) -> list[str]:
