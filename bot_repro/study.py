@@ -243,7 +243,7 @@ def run_sweep(experiment: str, cfg: DictConfig, overrides: list[str], sweep_dir:
         watcher.join()
         bar.bar.close()
     sweep_dir.mkdir(parents=True, exist_ok=True)
-    (sweep_dir / POLICY_FILE).write_text(json.dumps(paths.portable(policy), indent=2) + "\n")
+    (sweep_dir / POLICY_FILE).write_text(json.dumps(policy, indent=2) + "\n")
     return time.time() - start
 
 

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from bot_repro import study
+from bot_repro import paths, study
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.analysis import committed
 from bot_repro.study import analyse
@@ -96,7 +96,10 @@ def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
     (committed_folder / "stale.txt").write_text("old")
     study.main(["publish", "latest"])
     assert not (committed_folder / "stale.txt").exists()
-    assert (committed_folder / "summary.json").read_text() == (report / "summary.json").read_text()
+    published = json.loads((committed_folder / "summary.json").read_text())
+    # the same report, its paths made relative to the checkout the report sits in (here tmp_path)
+    assert published == paths.portable(json.loads((report / "summary.json").read_text()), {str(tmp_path): ""})
+    assert published["meta"]["sweep_dir"] == "sweep" and not paths.absolute_paths(published)
     assert (committed_folder / "mini_demo.png").exists() and (committed_folder / "runs" / "grpo_s0" / "metrics.jsonl").exists()
     committed.print_comparison(report, "mini_demo")
     printed = capsys.readouterr().out

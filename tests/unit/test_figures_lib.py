@@ -221,13 +221,19 @@ def test_bad_plot_blocks_fail_with_the_reason(raw, match):
 
 
 def test_nan_free_summary_numbers_are_plain_json(tmp_path):
+    from omegaconf import OmegaConf
+
+    from bot_repro.figures import report
     from bot_repro.figures.pipeline import write_summary
     from bot_repro.figures.specs import FIGURES
 
     _curves(tmp_path / "runs", {"grpo": [[0.1, 0.5, 0.9], [0.2, 0.6, 0.9]], "bot_grpo": [[0.5, 0.9, 0.9], [0.6, 0.9, 0.95]]})
-    cfg = plot_config({"kind": "curves", "metric": "eval/compile_rate", "threshold": 0.8, "baseline": "grpo"}, "plot")
-    write_summary(FIGURES["fig1_compile_rate"], cfg, _frame(tmp_path / "runs", cfg), tmp_path / "res", "cmd")
+    block = {"kind": "curves", "metric": "eval/compile_rate", "threshold": 0.8, "baseline": "grpo"}
+    cfg = OmegaConf.create({"plot": {"fig1_compile_rate": block}})
+    rep = report.build("fig1_compile_rate", "fig1_compile_rate", cfg, [tmp_path / "runs"], "cmd")
+    write_summary(FIGURES["fig1_compile_rate"], rep, tmp_path / "res")
     summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    assert summary["meta"]["command"] == "cmd" and summary["meta"]["machines"]  # the report path's provenance
     groups = {g["label"]: g for g in summary["summaries"][0]["groups"]}
     # EMA(.5) crossing of 0.8: bot [.5,.7,.8] -> step 2, [.6,.75,.85] -> step 2; grpo never
     assert groups["bot_grpo"]["to_threshold"]["step"]["mean"] == 2.0
@@ -279,3 +285,18 @@ def test_pairwise_through_the_real_judge_client_on_loopback_http(tmp_path):
     records = [json.loads(x) for x in (tmp_path / "pairs" / "bot_grpo_vs_dapo_s0" / "metrics.jsonl").read_text().splitlines()]
     # step 0: prompt 0 loses (5 < 7), prompt 1 wins (9 > 7) -> 0.5, no ties; step 2: both win
     assert [(r["step"], r["pairwise/win_rate"], r["pairwise/tie_rate"]) for r in records] == [(0, 0.5, 0.0), (2, 1.0, 0.0)]
+
+
+@pytest.mark.parametrize("overrides,composed", [(["resources=cpu"], 1), (["debug=smoke"], 2)])
+def test_reproduce_composes_the_experiment_once_and_plots_from_that_config(tmp_path, monkeypatch, overrides, composed):
+    """Smoke mode composes twice: its extra overrides are read from the first composition."""
+    from bot_repro.figures import pipeline
+
+    calls, plotted = [], []
+    real = sweep.compose_experiment
+    monkeypatch.setattr(sweep, "compose_experiment", lambda slug, o=(): calls.append(slug) or real(slug, o))
+    monkeypatch.setattr(sweep, "run_multirun", lambda *a, **k: None)
+    monkeypatch.setattr(pipeline, "plot", lambda spec, o, roots, cfg=None: plotted.append(cfg) or [])
+    roots = pipeline.Roots.default(False, tmp_path / "runs", tmp_path / "results")
+    pipeline.reproduce(FIGURES["fig5_aime_passk"], overrides, roots)
+    assert calls == ["fig5_aime_passk"] * composed and plotted[0] is not None
