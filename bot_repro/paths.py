@@ -4,8 +4,10 @@ A report names its sweep folder and starting policy, and a run records its comma
 as they are, those hold this machine's absolute paths (``/work/main/runs/...``). ``portable``
 rewrites every absolute path under a known root, in any string of a JSON value (keys, values, the
 middle of a command line), as the root's label plus the rest: the repository's label is "" (so
-``runs/x``), the cache's ``$BOT_REPRO_CACHE/``. ``absolute_paths`` lists what is left, so a
-publisher can refuse it and a test can scan the committed files.
+``runs/x``), the cache's ``$BOT_REPRO_CACHE/``; a file of an installed package (a command run by
+``pytest`` or an entry point, wherever the environment lives) keeps only ``site-packages/...``.
+``absolute_paths`` lists what is left, so a publisher can refuse it and a test can scan the
+committed files.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 CACHE_LABEL = "$BOT_REPRO_CACHE/"
 # an absolute path: "/" at the start of a token (after a space, quote, "=" or ":"), then a name
 ABSOLUTE = re.compile(r"(?:^|(?<=[\s\"'=:,(\[]))/[A-Za-z0-9_.~-][^\s\"',)\]]*")
+# an installed package's file, wherever the environment is: "/any/where/site-packages/pkg/x.py"
+SITE_PACKAGES = re.compile(r"(?:^|(?<=[\s\"'=:,(\[]))/[^\s\"',)\]]*?/site-packages/")
 # the checkout a run's command ran in: "<checkout>/bot_repro/train.py -m ..."
 CHECKOUT = re.compile(r"(?:^|(?<=\s))(/[^\s]+?)/bot_repro/train\.py\b")
 
@@ -37,6 +41,7 @@ def checkouts(text: str) -> set[str]:
 
 
 def _rewrite(text: str, roots: Mapping[str, str]) -> str:
+    text = SITE_PACKAGES.sub("site-packages/", text)
     # the longest root first, so a cache inside the repository keeps its own label
     for root in sorted(roots, key=len, reverse=True):
         label, root = roots[root], os.path.normpath(root)

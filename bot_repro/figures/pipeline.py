@@ -21,6 +21,7 @@ from pathlib import Path
 
 from omegaconf import DictConfig
 
+from bot_repro import paths
 from bot_repro.analysis import summary_markdown
 from bot_repro.config import validate
 from bot_repro.config_errors import ConfigError, build_options
@@ -126,11 +127,13 @@ def plot(spec: FigureSpec, overrides: Sequence[str], roots: Roots, run_roots: Se
         raise FigureError(f"{spec.slug}: {exc}; run `make reproduce-figure-{spec.number}` first") from exc
     smoke = sweep.is_smoke(overrides) or is_smoke(rep.frame)
     out_dir = roots.results / spec.slug
-    paths = rep.draw(out_dir / spec.slug, smoke=smoke)
+    written = rep.draw(out_dir / spec.slug, smoke=smoke)
     write_summary(spec, rep, out_dir, smoke=smoke, replot=replot)
-    run_table(rep.frame, rep.settings.columns).to_csv(out_dir / "runs.csv", index=False)
-    log.info("%s: wrote %s", spec.slug, ", ".join(map(str, paths)))
-    return paths
+    table = run_table(rep.frame, rep.settings.columns)
+    table["run_dir"] = table["run_dir"].map(paths.relative)  # results/ names no folder of this machine
+    table.to_csv(out_dir / "runs.csv", index=False)
+    log.info("%s: wrote %s", spec.slug, ", ".join(map(str, written)))
+    return written
 
 
 def command_lines(spec: FigureSpec, overrides: Sequence[str]) -> tuple[str, str]:
@@ -162,6 +165,7 @@ def write_summary(spec: FigureSpec, rep: report.Report, out_dir: Path, smoke: bo
         meta["replot"] = replot
     if smoke:
         meta["smoke"] = f"{SMOKE_TITLE}: a few steps of a random-init model; the numbers test the pipeline only"
+    meta = paths.portable(meta)  # results/ names no folder of this machine
     markdown = [summary_markdown(summary, meta) for summary in rep.summaries]
     out_dir.mkdir(parents=True, exist_ok=True)
     doc = {"meta": {**meta, "machines": rep.machines}, "summaries": rep.summaries}

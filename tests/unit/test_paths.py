@@ -23,6 +23,7 @@ ROOTS = {"/work/main": "", "/home/u/.cache/bot_repro": paths.CACHE_LABEL}
     ("/work/mainline/x", "/work/mainline/x"),  # another folder that only starts like the root
     ("/home/u/.cache/bot_repro/warm/mini-1", "$BOT_REPRO_CACHE/warm/mini-1"),
     ("eval/success_rate", "eval/success_rate"),
+    ("/opt/venv/lib/python3.11/site-packages/pytest/__main__.py -q", "site-packages/pytest/__main__.py -q"),
 ])
 def test_portable_rewrites_paths_under_a_root_only(text, want):
     assert paths.portable(text, ROOTS) == want
