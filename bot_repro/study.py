@@ -67,7 +67,7 @@ from bot_repro.tasks.mini import shipped
 from bot_repro.trainer.build import resolve_model_path
 from bot_repro.trainer.run_dir import hardware
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = paths.REPO  # runs/<experiment>/<stamp>/ lives here
 DEMO = "mini_demo"
 
 

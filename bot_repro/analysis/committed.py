@@ -27,7 +27,7 @@ from bot_repro.analysis.formats import number
 from bot_repro.analysis.load import read_config
 from bot_repro.analysis.stats import wilson_interval
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = paths.REPO  # results/ lives here
 # each headline quantity and the summary entry it is read from
 SOURCE = {"steps to threshold": "to_threshold", "speed-up (steps)": "speedup", "final": "final",
           "crossed seeds": "crossed", "collapsed seeds": "collapsed"}

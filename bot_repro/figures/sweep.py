@@ -31,8 +31,9 @@ from hydra.core.override_parser.types import Override
 from hydra.errors import OverrideParseException
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CONF_DIR = REPO_ROOT / "conf"
+from bot_repro.paths import REPO
+
+CONF_DIR = REPO / "conf"
 
 
 class FigureError(RuntimeError):
@@ -173,11 +174,11 @@ def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True, 
     if not in_process:
         cmd = [sys.executable, "-m", "bot_repro.train", *argv]
         if log is None:
-            proc = subprocess.run(cmd, cwd=REPO_ROOT)
+            proc = subprocess.run(cmd, cwd=REPO)
         else:
             log.parent.mkdir(parents=True, exist_ok=True)
             with log.open("w") as f:
-                proc = subprocess.run(cmd, cwd=REPO_ROOT, stdout=f, stderr=subprocess.STDOUT)
+                proc = subprocess.run(cmd, cwd=REPO, stdout=f, stderr=subprocess.STDOUT)
         if proc.returncode != 0:
             raise FigureError(f"the sweep failed (exit {proc.returncode}); job logs are under {sweep_dir}")
         return
