@@ -11,12 +11,14 @@ Keys: compile_lint_pool_per_s (the task's default checks: esbuild, TypeScript ty
 penalties, bundling against the allowed libraries, oxlint; goal >= 20 on 2 cores) and the same for
 other settings (``_paper``: Babel and ESLint, the paper's toolchain; the others show where the time
 goes); cpu_ms_per_sample (CPU time of the workers and their
-TypeScript servers per sample: what the rate would be on idle cores, 1000 * cores / cpu_ms);
+TypeScript, oxlint and esbuild processes per sample: what the rate would be on idle cores, 1000 * cores / cpu_ms);
 stage_median_ms_per_100_lines; compile_lint_spawn_per_s (one Node process per sample);
 render_per_s (screenshots/s, 2 pages per core; goal >= 4) with its stage split; peak_rss_mib (this
-process and all its children, sampled); the corpus's size; and the load average at start and end,
-since a shared machine makes every rate lower (``loaded`` is true when the 1-minute load average
-exceeded the core count at either end). ``acceptance``: with the default checks, how many valid
+process and all its children, sampled); the corpus's size; and whether other work shared the
+machine, since that makes every rate lower: ``loaded`` (the rule in ``loaded_rule``) is true when
+the 1-minute load average before the bench started anything, or the CPU that processes outside the
+bench's process tree used during the run (``other_cpu_s``, ``other_cores`` = per wall second), is
+above its limit (``load_avg_1m_at_end`` includes the bench's own load). ``acceptance``: with the default checks, how many valid
 components compile and render non-blank, how many mutants behave as their kind says, and what
 share of the penalised lines the mutations added fall on the fault line (issue #12).
 ``verdict_agreement`` / ``line_agreement`` (issue #25; details in ``agreement``): the default
@@ -58,28 +60,30 @@ STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "css_ms", "lint_ms"
 TIMEOUT_S = 300.0
 RENDER_TIMEOUT_S = 60.0
 CLK = os.sysconf("SC_CLK_TCK")
+PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def _proc_tree() -> tuple[dict[int, list[int]], dict[int, tuple[int, int]]]:
-    """Children of each pid, and (rss KiB, utime+stime ticks) of each process."""
-    children: dict[int, list[int]] = {}
-    stats: dict[int, tuple[int, int]] = {}
+def _proc_stats() -> dict[int, tuple[int, int, int]]:
+    """pid -> (ppid, rss KiB, utime+stime ticks) of every process."""
+    stats: dict[int, tuple[int, int, int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            ppid, ticks, rss_pages = int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[21])
+            stats[int(entry)] = (int(fields[1]), int(fields[21]) * PAGE_KIB, int(fields[11]) + int(fields[12]))
         except (OSError, IndexError, ValueError):
             continue
-        children.setdefault(ppid, []).append(int(entry))
-        stats[int(entry)] = (rss_pages * os.sysconf("SC_PAGE_SIZE") // 1024, ticks)
-    return children, stats
+    return stats
 
 
-def descendants(root: int) -> list[int]:
-    children, _ = _proc_tree()
+def descendants(root: int, stats: dict[int, tuple[int, int, int]] | None = None) -> list[int]:
+    """``root`` and every live process below it."""
+    stats = _proc_stats() if stats is None else stats
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _, _) in stats.items():
+        children.setdefault(ppid, []).append(pid)
     out, stack = [], [root]
     while stack:
         pid = stack.pop()
@@ -89,35 +93,84 @@ def descendants(root: int) -> list[int]:
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """User+system CPU seconds of ``pids`` and all their live descendants."""
-    _, stats = _proc_tree()
+    """User+system CPU seconds of ``pids`` and their live descendants, including what their reaped
+    children used (a check worker's short-lived helpers)."""
     total = 0
     for root in pids:
         for pid in descendants(root):
-            total += stats.get(pid, (0, 0))[1]
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
     return total / CLK
 
 
-class PeakRss:
-    """Samples the summed RSS of this process tree every 0.2 s."""
+# `loaded`: other work competed for the cores. Before the bench starts anything, the 1-minute load
+# average is other work's (it also remembers the last minute); during the run, the CPU used by
+# processes outside the bench's own tree is. Either above its limit marks the run loaded.
+LOAD_AVG_LIMIT_PER_CORE = 0.5
+OTHER_CORES_LIMIT = 0.1  # average cores of CPU used by other processes during the run
 
-    def __init__(self) -> None:
+
+def loaded_verdict(load_avg_1m_at_start: float, other_cpu_s: float, wall_s: float, cores: int) -> dict:
+    """Whether other work loaded the machine, with the readings and limits that decided it."""
+    other_cores = other_cpu_s / wall_s if wall_s > 0 else 0.0
+    load_limit = LOAD_AVG_LIMIT_PER_CORE * cores
+    return {
+        "loaded": load_avg_1m_at_start > load_limit or other_cores > OTHER_CORES_LIMIT,
+        "loaded_rule": (f"load_avg_1m_at_start > {load_limit:g} ({LOAD_AVG_LIMIT_PER_CORE:g} x cores) or "
+                        f"other_cores > {OTHER_CORES_LIMIT:g} (CPU of processes outside the bench's tree / wall time)"),
+        "other_cpu_s": other_cpu_s, "other_cores": other_cores,
+    }
+
+
+class Watch:
+    """Samples every process every 0.2 s: the peak summed RSS of the bench's tree (this process and
+    everything below it) and the CPU used by all other processes.
+
+    A process once seen in the tree stays the bench's (a worker's TypeScript server outlives its
+    parent for a moment at close); a process that appears outside the tree during the run is
+    charged its whole CPU time, one that existed at the start only what it used since.
+    """
+
+    def __init__(self, root: int | None = None, period_s: float = 0.2) -> None:
+        self.root = os.getpid() if root is None else root
+        self.period_s = period_s
         self.peak_kib = 0
+        self.other_ticks = 0
+        self.ours: set[int] = set()
+        self._last: dict[int, int] | None = None  # pid -> ticks at the previous sample (others only)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self) -> None:
-        while not self._stop.wait(0.2):
-            _, stats = _proc_tree()
-            self.peak_kib = max(self.peak_kib, sum(stats.get(p, (0, 0))[0] for p in descendants(os.getpid())))
+    def update(self, stats: dict[int, tuple[int, int, int]]) -> None:
+        """Account one sample (``_proc_stats()``'s form)."""
+        self.ours.update(descendants(self.root, stats))
+        self.peak_kib = max(self.peak_kib, sum(stats[p][1] for p in self.ours if p in stats))
+        now = {pid: ticks for pid, (_, _, ticks) in stats.items() if pid not in self.ours}
+        if self._last is not None:
+            self.other_ticks += sum(max(0, t - self._last.get(pid, 0)) for pid, t in now.items())
+        self._last = now
 
-    def __enter__(self) -> PeakRss:
+    @property
+    def other_cpu_s(self) -> float:
+        return self.other_ticks / CLK
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.period_s):
+            self.update(_proc_stats())
+
+    def __enter__(self) -> Watch:
+        self.update(_proc_stats())
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+        self.update(_proc_stats())
 
 
 def copies(components, rounds: int, tag: str) -> tuple[list[str], list[str], list[int]]:
@@ -226,7 +279,7 @@ def main(argv: list[str] | None = None) -> None:
         "versions": worker_versions(), "args": {k: v for k, v in vars(args).items() if k != "out"},
     }
     started = time.perf_counter()
-    with PeakRss() as mem:
+    with Watch() as watch:
         for suffix in args.settings:
             runs = [pool_rate(components, args.warm_rounds, args.rounds, **SETTINGS[suffix])
                     for _ in range(args.repeats)]
@@ -255,13 +308,13 @@ def main(argv: list[str] | None = None) -> None:
             result["line_agreement"] = result["agreement"]["line_agreement"]
     result["pool_over_spawn"] = result["compile_lint_pool_per_s"] / result["compile_lint_spawn_per_s"]
     result["bench_wall_s"] = time.perf_counter() - started
-    result["peak_rss_mib"] = mem.peak_kib / 1024
-    result["load_avg_1m_at_end"] = os.getloadavg()[0]
-    result["loaded"] = max(result["load_avg_1m_at_start"], result["load_avg_1m_at_end"]) > cores
+    result["peak_rss_mib"] = watch.peak_kib / 1024
+    result["load_avg_1m_at_end"] = os.getloadavg()[0]  # the bench's own load included
+    result.update(loaded_verdict(result["load_avg_1m_at_start"], watch.other_cpu_s, result["bench_wall_s"], cores))
     if result["loaded"]:
-        result["note"] = ("measured on a shared, loaded machine (load average above the core count): the wall-clock "
-                          "rates are lower than on idle cores; cpu_ms_per_sample and idle_cores_per_s estimate the "
-                          "idle-core rate, though contention inflates CPU time too")
+        result["note"] = ("measured while other work used the cores (see loaded_rule): the wall-clock rates are lower "
+                          "than on idle cores; cpu_ms_per_sample and idle_cores_per_s estimate the idle-core rate, "
+                          "though contention inflates CPU time too")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

@@ -52,6 +52,7 @@ export class Libraries {
     this._lucide = null; // export name -> icon file (absolute)
     this._lucideCanonical = null; // names of `icons` (one per icon, no aliases) -> file
     this._legacy = null; // names only 0.577 exports -> its icon file (absolute, .js)
+    this._lucideNames = null; // lucideExports()
     this._lucideData = new Map(); // icon file -> __iconData object literal (JS source)
     this._packs = new Map(); // "react-icons/fa" -> Map(name -> function source)
     this._chunks = null; // name -> {js, exports: Set}
@@ -61,7 +62,7 @@ export class Libraries {
   }
 
   // ------------------------------------------------------------------ resolution
-  // {kind: "page" | "icons" | "core" | "chunk", exports: Set | null} for a specifier this toolchain
+  // {kind: "page" | "icons" | "core" | "chunk", exports: (a Set or Map of the names) | null} for a specifier this toolchain
   // provides, or {error, rule, message}.
   resolve(spec, allowed) {
     const pkg = packageOf(spec);
@@ -79,7 +80,7 @@ export class Libraries {
     }
     if (spec === "react-icons" || spec === "react-icons/lib") return { kind: "core", exports: this.reactIconsCoreExports() };
     if (spec.startsWith("react-icons/") && this.packNames.has(spec.slice("react-icons/".length))) {
-      return { kind: "icons", exports: new Set(this.pack(spec).keys()) };
+      return { kind: "icons", exports: this.pack(spec) }; // a Map keyed by the icon names
     }
     if (CHUNKS.includes(spec)) return { kind: "chunk", exports: this.chunks()[spec].exports };
     return { rule: "unresolved-import", message: `cannot resolve ${JSON.stringify(spec)}: ${pkg} has no such module here` };
@@ -113,7 +114,9 @@ export class Libraries {
       if (!this._legacy.has("Github")) throw new Error("lucide-react-legacy has no Github icon; update js/libs.mjs");
       for (const [name, file] of this._legacy) this._lucide.set(name, file);
     }
-    return new Set([...this._lucide.keys(), ...LUCIDE_CORE, "icons"]);
+    // Built once: resolve() asks for it on every lucide import, and the set has ~4,000 names.
+    this._lucideNames ??= new Set([...this._lucide.keys(), ...LUCIDE_CORE, "icons"]);
+    return this._lucideNames;
   }
 
   // The names served from lucide-react-legacy.

@@ -1,9 +1,11 @@
 // oxlint (Rust; `linter=oxlint`, the default) with lint.mjs's ESLint rule set, for a batch of samples.
 //
 // Why: ESLint with typescript-eslint costs ~75 ms of CPU per realistic sample, most of a check;
-// oxlint lints a whole batch in one process in a few ms per sample. oxlint has no in-process API
-// that returns diagnostics (its native code prints to fd 1, this worker's protocol channel), so
-// each batch is one `oxlint --format json` run over the batch written to a private temp folder.
+// oxlint lints a whole batch in a few ms per sample. oxlint has no in-process API that returns
+// diagnostics (its native code prints to fd 1, this worker's protocol channel), so a persistent
+// oxlint process (oxlint_server.mjs) runs `oxlint --format json` once per batch over the batch
+// written to a private temp folder; the worker starts the run and does its TypeScript work while
+// oxlint lints.
 // The rules are lint.mjs's RULES, renamed (ESLINT_TO_OXLINT); answers carry the ESLint rule names,
 // so the two linters' reports compare name for name. Rules oxlint lacks are listed in NOT_IN_OXLINT
 // with what that costs; bench/react.py measures the agreement with ESLint (`line_agreement`).
@@ -13,13 +15,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { RULES } from "./lint.mjs";
+import { END } from "./oxlint_server.mjs";
 
 const require = createRequire(import.meta.url);
 const OXLINT_BIN = path.join(path.dirname(require.resolve("oxlint/package.json")), "bin", "oxlint");
 export const OXLINT_VERSION = require("oxlint/package.json").version;
+const SERVER = fileURLToPath(new URL("./oxlint_server.mjs", import.meta.url));
 
 // ESLint rules with no oxlint counterpart, and why leaving them out changes little.
 export const NOT_IN_OXLINT = {
@@ -67,6 +72,34 @@ function run(args) {
   return out.stdout;
 }
 
+// Start the oxlint server; returns send(args) -> a promise of what oxlint printed. Requests go one at
+// a time (a check worker lints one batch at a time). If the server dies, this worker cannot lint any more:
+// it exits without answering, as when its TypeScript server fails (the pool replaces it).
+function startServer() {
+  const child = spawn(process.execPath, [SERVER], { stdio: ["pipe", "pipe", "inherit"] });
+  let text = "";
+  let pending = null;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    text += chunk;
+    const end = text.indexOf(END);
+    if (end >= 0 && pending) {
+      const resolve = pending;
+      pending = null;
+      resolve(text.slice(0, end));
+      text = text.slice(end + END.length);
+    }
+  });
+  child.on("exit", (code, signal) => {
+    process.stderr.write(`oxlint server exited (code ${code}, signal ${signal})\n`);
+    process.exit(1);
+  });
+  return (args) => new Promise((resolve) => {
+    pending = resolve;
+    child.stdin.write(JSON.stringify(args) + "\n");
+  });
+}
+
 export function makeOxlint() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bot_repro_oxlint_"));
   const config = path.join(dir, ".oxlintrc.json");
@@ -77,9 +110,12 @@ export function makeOxlint() {
   const unknown = Object.values(ESLINT_TO_OXLINT).filter((r) => !known.has(r));
   if (unknown.length) throw new Error(`oxlint ${OXLINT_VERSION} has no rule ${unknown.join(", ")}; update js/oxlint.mjs`);
 
-  // codes: one string (or null: not linted) per item -> one message list per item, as lint.mjs's
-  // (0-indexed lines); a diagnostic without a rule (oxc's parser or semantic checks) has rule "parse".
-  return (codes) => {
+  const server = startServer();
+
+  // codes: one string (or null: not linted) per item -> a promise of one message list per item, as
+  // lint.mjs's (0-indexed lines); a diagnostic without a rule (oxc's parser or semantic checks) has
+  // rule "parse".
+  return async (codes) => {
     const files = codes.map((code, i) => (code === null ? null : path.join(dir, `sample${i}.tsx`)));
     const index = new Map();
     files.forEach((f, i) => {
@@ -89,7 +125,13 @@ export function makeOxlint() {
     });
     const messages = codes.map(() => []);
     if (!index.size) return messages;
-    const report = JSON.parse(run(["-c", config, "--format", "json", "--threads=1", "--no-ignore", ...index.keys()]));
+    const printed = await server(["-c", config, "--format", "json", "--threads=1", "--no-ignore", ...index.keys()]);
+    let report;
+    try {
+      report = JSON.parse(printed);
+    } catch {
+      throw new Error(`oxlint printed no JSON report: ${printed.slice(0, 500)}`);
+    }
     for (const d of report.diagnostics) {
       const i = index.get(d.filename);
       if (i === undefined) continue;

@@ -279,8 +279,9 @@ def test_evaluate_and_save_writes_rollouts_screens_and_gallery(checker, tmp_path
     assert task.evaluate([[bad], [good]], rows)["compile_rate"] == 0.5
 
 
-def _children(pid: int) -> list[int]:
-    """The worker's TypeScript servers (its child processes other than esbuild's service)."""
+def _children(pid: int, kind: str = "typescript") -> list[int]:
+    """The worker's TypeScript servers (its child processes other than esbuild's service and the
+    oxlint server, a Node process), or with ``kind="oxlint"`` its oxlint servers."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
             kids = [int(c) for c in f.read().split()]
@@ -292,7 +293,9 @@ def _children(pid: int) -> list[int]:
                 return os.path.basename(f.read().split(b"\0")[0].decode())
         except OSError:
             return ""
-    return [c for c in kids if exe(c) not in ("", "esbuild")]
+    if kind == "oxlint":
+        return [c for c in kids if exe(c) == "node"]
+    return [c for c in kids if exe(c) not in ("", "esbuild", "node")]
 
 
 def test_a_dead_workers_typescript_server_is_killed_with_it():
@@ -359,6 +362,20 @@ def test_a_dead_typescript_server_costs_one_sample_and_a_worker_restart():
         out = pool.check(codes)
         assert out[0]["stage"] == "worker" and "TypeScript server failed" in out[0]["reason"], out[0]
         assert out[1]["ok"] and out[2]["ok"] and pool.restarts == 1
+
+
+def test_a_dead_oxlint_server_ends_its_worker_which_is_replaced():
+    code = "export default function App() {\n  const unused = 1;\n  return <p>ok</p>;\n}\n"
+    with CheckPool(n_workers=1, typecheck="off") as pool:
+        (before,) = pool.check([code])
+        (server,) = _children(pool.pids[0], "oxlint")
+        worker = pool._workers[0].proc
+        os.kill(server, signal.SIGKILL)
+        worker.wait(timeout=30)  # a worker that cannot lint any more exits at once
+        (after,) = pool.check([code])
+        assert pool.restarts == 1 and after["ok"], after
+        assert [(m["line"], m["rule"]) for m in after["eslint"]] == [(1, "@typescript-eslint/no-unused-vars")]
+        assert after["eslint"] == before["eslint"]
 
 
 # ---------------------------------------------------------------------- realistic corpus
