@@ -18,10 +18,12 @@ from bot_repro.trainer.token_reward import ScoredBatch
 
 def batch_metrics(stats: RoundStats, scored: ScoredBatch, k: int, w_g: float, w_s: float) -> dict[str, float]:
     """Logged statistics of a batch (``stats``: [B] global, [B, T] local, mask and advantages, groups
-    of ``k``); values at float32 precision, as TRL logs its own."""
+    of ``k``)."""
     batch = RewardBatch.from_inputs(stats.global_, stats.local, stats.mask, k)
-    seq = sequence_rewards(batch, "token_mean", w_g, w_s)
-    local_mean = sequence_rewards(batch, "token_mean", 0.0, 1.0)
+    # per-row values by the estimators' rule (float64), reduced as float32 like every logged statistic;
+    # the former float32 restatement of the rule differed from it in the last float32 bit
+    seq = sequence_rewards(batch, "token_mean", w_g, w_s).to(torch.float32)
+    local_mean = sequence_rewards(batch, "token_mean", 0.0, 1.0).to(torch.float32)
     valid = batch.m.bool()
     adv = stats.adv[valid] if valid.any() else stats.adv.new_zeros(1)
     values = {
@@ -34,7 +36,7 @@ def batch_metrics(stats: RoundStats, scored: ScoredBatch, k: int, w_g: float, w_
         "adv_min": adv.min(),
         "adv_max": adv.max(),
     }
-    out = {key: float(v.to(torch.float32)) for key, v in values.items()}
+    out = {key: float(v) for key, v in values.items()}
     comps: dict[str, list[float]] = {}
     for res in scored.results:
         for name, val in res.components.items():
