@@ -2,7 +2,7 @@
 
 Layers (lowest first; a module imports only from its own layer or below, and never in a circle;
 tests/unit/test_import_layers.py checks it):
-  0. registry, config_errors, ranks, cache, paths
+  0. registry, config_errors, ranks, cache, paths, run_folder
   1. algorithms, judges, rewards, models
   2. tasks
   3. plugins, config, trainer

@@ -84,17 +84,20 @@ class ModelCfg:
 
 
 @dataclass
+class DynamicSampling:
+    """DAPO: drop groups with no learning signal and regenerate, at most ``max_rounds`` extra rounds
+    (bot_repro/trainer/dynamic_sampling.py)."""
+
+    enabled: bool = False
+    max_rounds: int = checked(3, POSITIVE)
+
+
+@dataclass
 class AlgorithmCfg:
     name: str
     options: dict[str, Any] = field(default_factory=dict)  # advantage-estimator switches (docs/method.md §2)
     trl: dict[str, Any] = field(default_factory=dict)  # GRPOConfig fields: loss side (clip, ratio level, ...)
-    dynamic_sampling: dict[str, Any] = field(default_factory=lambda: dataclasses.asdict(DynamicSamplingSchema()))
-
-
-@dataclass
-class DynamicSamplingSchema:
-    enabled: bool = False
-    max_rounds: int = checked(3, POSITIVE)
+    dynamic_sampling: DynamicSampling = field(default_factory=DynamicSampling)
 
 
 @dataclass
@@ -283,7 +286,6 @@ def validate(cfg: DictConfig) -> RunConfig:
             f"{getattr(stack.reward, key)!r}; the reward stack is its one home: set reward.{key} and drop "
             f"algorithm.options.{key}"
         )
-    build_options(DynamicSamplingSchema, algo.dynamic_sampling, "algorithm.dynamic_sampling")
     _check_trl_fields({**algo.trl, **tr.extra}, tr.lr_scheduler_type)
     run = RunConfig(
         **{f.name: getattr(stack, f.name) for f in dataclasses.fields(StackConfig)},

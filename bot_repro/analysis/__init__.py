@@ -1,9 +1,9 @@
 """Analysis of training runs: loading run directories, statistics over seeds, and study summaries.
 
-``load`` reads run directories into tidy tables, ``smoothing`` and ``bootstrap`` hold the one smoothing
-and the one interval rule every number uses, ``stats`` turns tables into curves, threshold crossings,
+``load`` reads run directories (through ``bot_repro.run_folder``, the owner of their format) into tidy
+tables, ``smoothing`` and ``bootstrap`` hold the one smoothing and the one interval rule every number uses, ``stats`` turns tables into curves, threshold crossings,
 speed-ups and drops, ``summary`` builds the per-study JSON and Markdown report, and ``synthetic``
-writes run directories in the trainer's format for tests and dry runs.
+writes run directories for tests and dry runs with the run folder's own writers.
 """
 
 from bot_repro.analysis.bootstrap import bootstrap_ci, ratio_of_means_ci

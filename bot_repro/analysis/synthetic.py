@@ -1,19 +1,18 @@
-"""Write run directories in the trainer's on-disk format, for tests, demos and figure-script dry runs.
+"""Synthetic run folders for tests, demos and figure-script dry runs, written by the run folder's own
+writers (``bot_repro.run_folder``), so they have the trainer's format by construction.
 
-The format mirrored here (and read by ``bot_repro.analysis.load``): ``<run_dir>/.hydra/config.yaml``
-(the composed Hydra config), ``<run_dir>/metrics.jsonl`` (one JSON object per optimizer step) and
-``<run_dir>/run.json`` (provenance and status). Each piece can be left out to exercise the loader's
-tolerance of runs that were killed or never finished.
+Each piece (config, metrics, run.json) can be left out, and the last metrics line cut, to exercise the
+readers' tolerance of runs that were killed or never finished.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
+from bot_repro.run_folder import write_run_dir as _write_run_dir
+from bot_repro.run_folder.schema import METRICS
 
 
 def write_run_dir(
@@ -23,23 +22,14 @@ def write_run_dir(
     run_info: Mapping[str, Any] | None = None,
     truncate_last: bool = False,
 ) -> Path:
-    """Create ``run_dir`` with the given config, metric records and run.json; ``None`` skips a piece.
-
-    ``truncate_last`` cuts the final record in half without a newline, as a run killed mid-write leaves it.
-    """
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    if config is not None:
-        (run_dir / ".hydra").mkdir(exist_ok=True)
-        (run_dir / ".hydra" / "config.yaml").write_text(yaml.safe_dump(dict(config), sort_keys=False))
-    if records is not None:
-        lines = [json.dumps(dict(r)) for r in records]
-        text = "".join(line + "\n" for line in lines)
-        if truncate_last and lines:
-            text = "".join(line + "\n" for line in lines[:-1]) + lines[-1][: len(lines[-1]) // 2]
-        (run_dir / "metrics.jsonl").write_text(text)
-    if run_info is not None:
-        (run_dir / "run.json").write_text(json.dumps(dict(run_info), indent=2))
+    """``bot_repro.run_folder.write_run_dir``; ``truncate_last`` then cuts the final record in half
+    (no newline), as a run killed mid-write leaves it."""
+    run_dir = _write_run_dir(run_dir, config, records, run_info)
+    path = Path(run_dir) / METRICS
+    if truncate_last and path.exists():
+        lines = path.read_text().splitlines()
+        if lines:
+            path.write_text("".join(line + "\n" for line in lines[:-1]) + lines[-1][: len(lines[-1]) // 2])
     return run_dir
 
 

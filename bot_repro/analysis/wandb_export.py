@@ -13,7 +13,7 @@ Key mapping (a history row -> a metrics.jsonl record):
 - time: ``time``, else ``_runtime`` (wall seconds since the start, evaluation included);
   generated_tokens: ``generated_tokens`` or ``train/generated_tokens``, else NaN (unknown);
 - metrics: the ``train/`` prefix is dropped and TRL's names are renamed to ours
-  (``bot_repro.trainer.callbacks.RENAME``); ``eval/...`` and other keys stay; wandb's own ``_...``
+  (``bot_repro.run_folder.schema.RENAME``); ``eval/...`` and other keys stay; wandb's own ``_...``
   keys and non-numeric values (media, tables) are left out.
 
 ``--set key=value`` stamps config values on the exported runs (e.g. ``algorithm.name=bot_grpo``) when
@@ -34,7 +34,8 @@ from typing import Any
 import pandas as pd
 
 from bot_repro.analysis.load import load_runs
-from bot_repro.analysis.synthetic import write_run_dir
+from bot_repro.run_folder import write_run_dir
+from bot_repro.run_folder.schema import RENAME
 
 STEP_KEYS = ("step", "train/global_step", "_step")
 TIME_KEYS = ("time", "_runtime")
@@ -52,15 +53,8 @@ def _first(row: Mapping[str, Any], keys: Sequence[str]) -> Any:
     return next((row[k] for k in keys if _number(row.get(k))), None)
 
 
-def _rename() -> dict[str, str]:
-    from bot_repro.trainer.callbacks import RENAME
-
-    return RENAME
-
-
 def history_records(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """metrics.jsonl records from wandb history rows (module docstring), one per step, in step order."""
-    rename = _rename()
     by_step: dict[int, dict[str, Any]] = {}
     for row in rows:
         step = _first(row, STEP_KEYS)
@@ -73,7 +67,7 @@ def history_records(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             ):
                 continue
             name = key[len("train/"):] if key.startswith("train/") else key
-            record[rename.get(name, name)] = float(value)
+            record[RENAME.get(name, name)] = float(value)
         time, tokens = _first(row, TIME_KEYS), _first(row, TOKEN_KEYS)
         if time is not None:
             record["time"] = float(time)

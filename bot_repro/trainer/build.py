@@ -23,8 +23,9 @@ from bot_repro.config import RunConfig
 from bot_repro.judges import JudgeClient
 from bot_repro.models.gguf import GgufUnavailableError, converted_dir, gguf_path
 from bot_repro.models.tiny import build_tiny
+from bot_repro.run_folder.schema import CHECKPOINTS, EVAL, METRICS, ROLLOUTS
 from bot_repro.tasks.base import Task, build_task
-from bot_repro.trainer.bot_trainer import BoTGRPOTrainer, DynamicSampling
+from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
 from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl
 from bot_repro.trainer.token_reward import TokenRewardFunction
 
@@ -128,7 +129,7 @@ def grpo_args(cfg: RunConfig, run_dir: Path) -> GRPOConfig:
     kwargs: dict[str, Any] = {name: getattr(tr, name) for name in TRAINER_TO_TRL}
     kwargs.update({name: getattr(res, name) for name in RESOURCES_TO_TRL})
     kwargs.update(
-        output_dir=str(run_dir / "checkpoints"),
+        output_dir=str(run_dir / CHECKPOINTS),
         seed=cfg.seed,
         per_device_train_batch_size=per_device,
         gradient_accumulation_steps=grad_acc,
@@ -180,7 +181,6 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
 
     tok, model = load_model(cfg.model, resolve_model_path(cfg, task, seed))
     m = cfg.model
-    ds = cfg.algorithm.dynamic_sampling
     trainer = BoTGRPOTrainer(
         model=model,
         args=args,
@@ -189,16 +189,16 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
         token_reward=TokenRewardFunction(source, tok, cfg.reward.window, judge=judge),
         advantage=cfg.algorithm.name,
         advantage_options=cfg.advantage_options(),
-        dynamic_sampling=DynamicSampling(**ds),
-        rollout_dir=run_dir / "rollouts",
+        dynamic_sampling=cfg.algorithm.dynamic_sampling,
+        rollout_dir=run_dir / ROLLOUTS,
         rollouts_per_step=cfg.trainer.rollouts_per_step,
     )
-    metrics = MetricsJsonl(run_dir / "metrics.jsonl", trainer, start_time, cfg.composed)
+    metrics = MetricsJsonl(run_dir / METRICS, trainer, start_time, cfg.composed)
     trainer.add_callback(metrics)
     ev = cfg.trainer.eval
     if ev.every > 0 and test_rows:
         max_new = ev.max_new_tokens or cfg.trainer.max_completion_length
         trainer.add_callback(
-            HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs), run_dir / "eval", metrics)
+            HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs), run_dir / EVAL, metrics)
         )
     return trainer, metrics, judge

@@ -6,14 +6,12 @@ holds the evaluation before training. ``time`` and ``step_seconds`` count traini
 only: held-out evaluation is timed separately (``eval_seconds``) and left out, so time-to-threshold
 compares algorithms, not evaluation schedules.
 
-Private TRL 1.16 / transformers 5.23 names this module depends on (guarded by
-tests/unit/test_trl_surface.py): the log keys in ``RENAME``, which GRPOTrainer writes into
-``self._metrics[mode][...]`` and transformers' Trainer into ``logs[...]``.
+The record's keys and TRL's names for them are the run folder's (``bot_repro.run_folder.schema``),
+and its writer writes the lines.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from pathlib import Path
@@ -23,23 +21,8 @@ import torch
 from transformers import TrainerCallback
 
 from bot_repro import ranks
-
-# TRL's log names -> ours
-RENAME = {
-    "loss": "loss",
-    "kl": "kl",
-    "entropy": "entropy",
-    "grad_norm": "grad_norm",
-    "learning_rate": "learning_rate",
-    "clip_ratio/region_mean": "clip_frac",
-    "clip_ratio/low_mean": "clip_frac_low",
-    "clip_ratio/high_mean": "clip_frac_high",
-    "completions/mean_length": "completion_len_mean",
-    "completions/max_length": "completion_len_max",
-    "completions/clipped_ratio": "truncated_frac",
-    "frac_reward_zero_std": "frac_zero_std_groups",
-}
-OURS = ("reward_mean", "reward_std", "global_reward_mean", "local_reward_mean", "adv_mean", "adv_std", "adv_min", "adv_max")
+from bot_repro.run_folder import append_metrics
+from bot_repro.run_folder.schema import BATCH_KEYS, PASSTHROUGH_PREFIXES, RENAME
 
 
 def _wandb_run():
@@ -78,9 +61,8 @@ class MetricsJsonl(TrainerCallback):
     def write(self, record: dict[str, Any]) -> None:
         if not ranks.is_main():  # one writer per run: the other ranks' records are rank 0's
             return
-        record = {k: _clean(v) for k, v in record.items()}
-        with self.path.open("a") as f:
-            f.write(json.dumps(record) + "\n")
+        record = {k: _clean(v) for k, v in record.items()}  # non-finite -> null: the file stays strict JSON
+        append_metrics(self.path, [record])
         run = _wandb_run()
         if run is not None:
             run.log({k: v for k, v in record.items() if v is not None})
@@ -104,11 +86,11 @@ class MetricsJsonl(TrainerCallback):
         for src, dst in RENAME.items():
             if src in logs:
                 rec[dst] = logs[src]
-        for key in OURS:
+        for key in BATCH_KEYS:
             if key in logs:
                 rec[key] = logs[key]
         for key, val in logs.items():
-            if key.startswith(("reward/", "dapo/", "judge/")) and not key.endswith("/std"):
+            if key.startswith(PASSTHROUGH_PREFIXES) and not key.endswith("/std"):
                 rec[key] = val
         rec["generated_tokens"] = tokens
         rec["step_seconds"] = round(step_s, 4)

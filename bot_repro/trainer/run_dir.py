@@ -1,9 +1,10 @@
-"""Run-directory bookkeeping: ``run.json`` (provenance), checkpoints and resume.
+"""A training run's bookkeeping in its run folder: ``run.json`` (provenance), checkpoints and resume.
 
-A run directory holds ``.hydra/`` (the composed config of the first attempt, written by Hydra;
-each resumed attempt keeps its own in ``.hydra/resume-<time>/``), ``metrics.jsonl``, ``run.json``
-(git SHA, package versions, seed, host, times, exit status, one entry per attempt),
-``checkpoints/`` and ``rollouts/``; in a run of several processes only rank 0 writes them.
+The folder's format and writers are ``bot_repro.run_folder``'s; this module gathers what a training
+run records there: ``.hydra/`` (the composed config of the first attempt, written by Hydra; each
+resumed attempt keeps its own in ``.hydra/resume-<time>/``), ``run.json`` (git SHA, package versions,
+hardware, seed, host, command, times, exit status, one entry per attempt) and the checkpoints; in a
+run of several processes only rank 0 writes them.
 ``ResumeState`` is everything resume needs in one place: the checkpoint, ``metrics.jsonl``
 truncated to its step so that every step appears exactly once, and the counters TRL does not
 know about (generated tokens, training seconds).
@@ -30,6 +31,8 @@ from transformers import TrainerCallback
 
 from bot_repro import ranks
 from bot_repro.config_errors import ConfigError
+from bot_repro.run_folder import portable_command, read_run_json, truncate_metrics, write_run_json
+from bot_repro.run_folder.schema import CHECKPOINTS, METRICS, RUN_INFO
 
 log = logging.getLogger(__name__)
 
@@ -145,9 +148,10 @@ class RunRecord:
     """
 
     def __init__(self, run_dir: Path, seed: int, resumed_from: str | None = None):
-        self.path = Path(run_dir) / "run.json"
+        self.run_dir = Path(run_dir)
+        self.path = self.run_dir / RUN_INFO
         self.writes = ranks.is_main()  # one record per run: the other ranks of a launch keep theirs in memory
-        previous = json.loads(self.path.read_text()) if self.writes and self.path.exists() else {}
+        previous = (read_run_json(self.run_dir) or {}) if self.writes else {}
         history = list(previous.get("history", []))
         if previous:
             status = previous.get("status")
@@ -160,7 +164,7 @@ class RunRecord:
             "seed": seed,
             "host": socket.gethostname(),
             "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
-            "command": " ".join(sys.argv),
+            "command": portable_command(sys.argv, self.run_dir),
             "start_time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "end_time": None,
             "status": "running",
@@ -176,7 +180,7 @@ class RunRecord:
 
     def _dump(self) -> None:
         if self.writes:
-            self.path.write_text(json.dumps(self.data, indent=2) + "\n")
+            write_run_json(self.run_dir, self.data)
 
     def finish(self, status: str, error: str | None = None, **extra) -> None:
         self.data.update(end_time=time.strftime("%Y-%m-%dT%H:%M:%S%z"), status=status, error=error, **extra)
@@ -219,7 +223,7 @@ class ResumeState(TrainerCallback):
 
     def __init__(self, run_dir: Path, resume: bool):
         self.run_dir = Path(run_dir)
-        self.metrics_path = self.run_dir / "metrics.jsonl"
+        self.metrics_path = self.run_dir / METRICS
         self.checkpoint = last_checkpoint(self.run_dir) if resume else None
         if resume and self.checkpoint is None:
             log.warning("resume=true but %s has no checkpoint: starting from scratch", self.run_dir)
@@ -250,26 +254,10 @@ class ResumeState(TrainerCallback):
 
 def last_checkpoint(run_dir: Path) -> Path | None:
     ckpts = sorted(
-        (p for p in (Path(run_dir) / "checkpoints").glob("checkpoint-*") if (p / "trainer_state.json").exists()),
+        (p for p in (Path(run_dir) / CHECKPOINTS).glob("checkpoint-*") if (p / "trainer_state.json").exists()),
         key=lambda p: int(p.name.split("-")[1]),
     )
     return ckpts[-1] if ckpts else None
-
-
-def truncate_metrics(path: Path, last_step: int) -> int:
-    """Keep only lines with step <= last_step (a killed run may have logged past its checkpoint)."""
-    if not path.exists():
-        return 0
-    kept = []
-    for line in path.read_text().splitlines():
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut by the kill
-        if rec.get("step", 0) <= last_step:
-            kept.append(line)
-    path.write_text("".join(k + "\n" for k in kept))
-    return len(kept)
 
 
 def save_counters(checkpoint: Path, counters: dict) -> None:

@@ -26,7 +26,7 @@ from bot_repro.config_errors import (
 from bot_repro.train import run
 from tests.conftest import compose
 
-SCHEMAS = [config.ModelCfg, config.AlgorithmCfg, config.DynamicSamplingSchema, config.TaskCfg,
+SCHEMAS = [config.ModelCfg, config.AlgorithmCfg, config.DynamicSampling, config.TaskCfg,
            config.RewardCfg, EvalCfg, TrainerCfg, config.LoggerCfg, config.ResourcesCfg]
 
 # (overrides, the message's key=value, what it says is allowed)

@@ -74,11 +74,11 @@ def _trl_metric_keys() -> set[str]:
 
 
 def test_renamed_log_keys_are_still_logged():
-    from bot_repro.trainer.callbacks import RENAME
+    from bot_repro.run_folder.schema import RENAME
 
     logged = _trl_metric_keys()
     missing = sorted(k for k in RENAME if k not in logged)
-    assert not missing, f"TRL/transformers no longer log {missing}: callbacks.RENAME reads them"
+    assert not missing, f"TRL/transformers no longer log {missing}: run_folder.schema.RENAME reads them"
 
 
 def test_reward_kwargs_added_by_trl_are_the_listed_ones():
@@ -102,8 +102,9 @@ def test_basic_sweeper_split_arguments_expands_as_the_sweep_expects():
 
 def test_module_docstrings_list_their_private_names():
     from bot_repro.figures import sweep
-    from bot_repro.trainer import callbacks, token_reward
+    from bot_repro.run_folder import schema
+    from bot_repro.trainer import token_reward
 
     assert "BasicSweeper.split_arguments" in sweep.__doc__
     assert "_calculate_rewards" in token_reward.__doc__
-    assert "RENAME" in callbacks.__doc__ and "_metrics" in callbacks.__doc__
+    assert "RENAME" in schema.__doc__ and "_metrics" in schema.__doc__

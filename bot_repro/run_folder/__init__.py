@@ -1,0 +1,51 @@
+"""The run folder: its format (``schema``), its writers (``write``) and its readers (``read``).
+
+One module owns what a run folder holds, so that the trainer (which writes it), the synthetic runs
+of tests and dry runs, the wandb export and the analysis (which reads it) cannot drift apart:
+
+  <run_dir>/.hydra/config.yaml   the composed Hydra config (written by Hydra for a training run)
+  <run_dir>/metrics.jsonl        one JSON object per optimizer step (``read.read_metrics`` states the rules)
+  <run_dir>/run.json             provenance and status, with ``format_version``
+  <run_dir>/checkpoints/, rollouts/step_NNNNNN.jsonl, eval/step_NNNNNN/
+
+It sits at layer 0 (stdlib, yaml and omegaconf only), below both the trainer and the analysis.
+"""
+
+from bot_repro.run_folder.read import (
+    MetricsFormatError,
+    RunFormatError,
+    find_run_dirs,
+    read_config,
+    read_metrics,
+    read_run_info,
+    read_run_json,
+)
+from bot_repro.run_folder.schema import FORMAT_VERSION, X_COLUMNS
+from bot_repro.run_folder.write import (
+    append_metrics,
+    portable_command,
+    truncate_metrics,
+    write_config,
+    write_rollouts,
+    write_run_dir,
+    write_run_json,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MetricsFormatError",
+    "RunFormatError",
+    "X_COLUMNS",
+    "append_metrics",
+    "find_run_dirs",
+    "portable_command",
+    "read_config",
+    "read_metrics",
+    "read_run_info",
+    "read_run_json",
+    "truncate_metrics",
+    "write_config",
+    "write_rollouts",
+    "write_run_dir",
+    "write_run_json",
+]

@@ -1,0 +1,66 @@
+"""What the trainer logs about the batch that trains: its statistics and a few saved rollouts.
+
+``batch_metrics`` gives the ``BATCH_KEYS`` of ``metrics.jsonl`` (``bot_repro.run_folder.schema``): the
+sequence reward w_g G + w_s mean_t S_t of the estimators' own ``token_mean`` rule
+(``bot_repro.algorithms.batch.sequence_rewards``), its parts and the advantages on valid tokens, plus
+the reward sources' components (``reward/<name>``) and any accounting carried by the scores.
+``rollout_rows`` are the first rollouts of a step as ``rollouts/step_NNNNNN.jsonl`` saves them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from bot_repro.algorithms.batch import RewardBatch, sequence_rewards
+from bot_repro.trainer.advantage_step import RoundStats
+from bot_repro.trainer.token_reward import ScoredBatch
+
+
+def batch_metrics(stats: RoundStats, scored: ScoredBatch, k: int, w_g: float, w_s: float) -> dict[str, float]:
+    """Logged statistics of a batch (``stats``: [B] global, [B, T] local, mask and advantages, groups
+    of ``k``)."""
+    batch = RewardBatch.from_inputs(stats.global_, stats.local, stats.mask, k)
+    # per-row values by the estimators' rule (float64), reduced as float32 like every logged statistic;
+    # the former float32 restatement of the rule differed from it in the last float32 bit
+    seq = sequence_rewards(batch, "token_mean", w_g, w_s).to(torch.float32)
+    local_mean = sequence_rewards(batch, "token_mean", 0.0, 1.0).to(torch.float32)
+    valid = batch.m.bool()
+    adv = stats.adv[valid] if valid.any() else stats.adv.new_zeros(1)
+    values = {
+        "reward_mean": seq.mean(),
+        "reward_std": seq.std(unbiased=False),
+        "global_reward_mean": batch.G.mean(),
+        "local_reward_mean": local_mean.mean(),
+        "adv_mean": adv.mean(),
+        "adv_std": adv.std(unbiased=False),
+        "adv_min": adv.min(),
+        "adv_max": adv.max(),
+    }
+    out = {key: float(v) for key, v in values.items()}
+    comps: dict[str, list[float]] = {}
+    for res in scored.results:
+        for name, val in res.components.items():
+            comps.setdefault(name, []).append(float(val))
+    out.update({f"reward/{name}": sum(vals) / len(vals) for name, vals in comps.items()})
+    out.update({name: float(val) for name, val in scored.metrics.items()})
+    return out
+
+
+def rollout_rows(batch: dict, scored: ScoredBatch, step: int, n: int, tokenizer) -> list[dict]:
+    """The first ``n`` rollouts of TRL's ``batch`` at ``step``: text, tokens, rewards, advantages, info."""
+    ids, mask = batch["completion_ids"], batch["completion_mask"]
+    rows = []
+    for i in range(min(n, len(scored.texts))):
+        length = int(mask[i].sum())
+        rows.append({
+            "step": step,
+            "index": i,
+            "text": scored.texts[i],
+            "tokens": tokenizer.convert_ids_to_tokens(ids[i, :length].tolist()),
+            "global_reward": scored.global_rewards[i],
+            "local_rewards": [round(float(x), 5) for x in scored.local_rewards[i][:length]],
+            "advantages": [round(float(x), 5) for x in batch["advantages"][i, :length].tolist()],
+            "components": scored.results[i].components,
+            "info": scored.results[i].info,
+        })
+    return rows
