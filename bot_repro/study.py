@@ -62,6 +62,7 @@ from bot_repro.config_errors import ConfigError
 from bot_repro.figures import report, sweep
 from bot_repro.figures.report import POLICY_FILE
 from bot_repro.models.fingerprint import policy_hash
+from bot_repro.run_folder import read_run_json
 from bot_repro.tasks.base import build_task
 from bot_repro.tasks.mini import shipped
 from bot_repro.trainer.build import resolve_model_path
@@ -213,9 +214,10 @@ def _progress(sweep_dir: Path, n_runs: int, bar: DemoBar, stop: threading.Event)
                     steps += json.loads(lines[-1]).get("step", 0)
                 except json.JSONDecodeError:
                     pass
-            info = m.parent / "run.json"
-            if info.exists() and '"completed"' in info.read_text():
-                done += 1
+            try:
+                done += (read_run_json(m.parent) or {}).get("status") == "completed"
+            except ValueError:
+                pass  # run.json is being rewritten
         bar.sweep(steps, done, n_runs)
 
 

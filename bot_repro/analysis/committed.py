@@ -24,8 +24,8 @@ from pathlib import Path
 
 from bot_repro import paths
 from bot_repro.analysis.formats import number
-from bot_repro.analysis.load import read_config
 from bot_repro.analysis.stats import wilson_interval
+from bot_repro.run_folder import read_config, read_run_json
 
 REPO = paths.REPO  # results/ lives here
 # each headline quantity and the summary entry it is read from
@@ -47,8 +47,7 @@ def machines(run_dirs) -> list[dict]:
     share the record they have (possibly only ``cpu_count``)."""
     groups: dict[str, dict] = {}
     for run_dir in sorted({Path(d) for d in run_dirs}):
-        info_file = run_dir / "run.json"
-        hw = dict(json.loads(info_file.read_text()).get("hardware") or {}) if info_file.exists() else {}
+        hw = dict((read_run_json(run_dir) or {}).get("hardware") or {})
         threads = (read_config(run_dir) or {}).get(THREADS_KEY)
         if threads:
             hw["torch_threads"] = threads
@@ -206,7 +205,7 @@ def make_portable(folder: Path, roots: dict[str, str] | None = None) -> dict[str
     files = sorted({f for pattern in PORTABLE for f in Path(folder).rglob(pattern)})
     roots = dict(paths.default_roots() if roots is None else roots)
     for info in (f for f in files if f.name == "run.json"):
-        roots.update({c: "" for c in paths.checkouts(json.loads(info.read_text()).get("command") or "")})
+        roots.update({c: "" for c in paths.checkouts((read_run_json(info.parent) or {}).get("command") or "")})
     left = {}
     for f in files:
         text = f.read_text()

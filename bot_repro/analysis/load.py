@@ -2,7 +2,7 @@
 one row per run).
 
 The folders are read through ``bot_repro.run_folder`` (the one owner of their format: which files, the
-``metrics.jsonl`` rules, run.json's version); its readers are re-exported here under their old names.
+``metrics.jsonl`` rules, run.json's version).
 Numeric values (bools as 0/1, NaN and infinities kept) become metric rows; strings, nulls, lists and
 objects are ignored, so a trainer may log text samples alongside numbers.
 """
@@ -16,10 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bot_repro.run_folder.read import (
-    RUN_INFO_PREFIX,
-    MetricsFormatError,
     RootsArg,
-    RunFormatError,
     find_run_dirs,
     is_number,
     read_config,
@@ -110,18 +107,3 @@ def metrics_of(frame: pd.DataFrame) -> list[str]:
     """The sorted metric names present in a long table (for error messages and discovery)."""
     return sorted(frame["metric"].unique()) if "metric" in frame else []
 
-
-__all__ = [
-    "DEFAULT_CONFIG_KEYS",
-    "MetricsFormatError",
-    "RUN_INFO_PREFIX",
-    "RunFormatError",
-    "X_COLUMNS",
-    "find_run_dirs",
-    "load_run_table",
-    "load_runs",
-    "metrics_of",
-    "read_config",
-    "read_metrics",
-    "read_run_info",
-]

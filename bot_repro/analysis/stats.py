@@ -24,8 +24,9 @@ import pandas as pd
 from scipy.stats import norm
 
 from bot_repro.analysis.bootstrap import bootstrap_ci, ratio_of_means_ci
-from bot_repro.analysis.load import X_COLUMNS, metrics_of
+from bot_repro.analysis.load import metrics_of
 from bot_repro.analysis.smoothing import DEFAULT_SMOOTHING, SmoothingArg, as_smoothing, smooth
+from bot_repro.run_folder import X_COLUMNS
 
 GroupBy = str | Sequence[str]
 DIRECTIONS = ("above", "below")

@@ -23,9 +23,9 @@ from typing import Any
 
 import pandas as pd
 
-from bot_repro.analysis.load import load_run_table, read_metrics
-from bot_repro.analysis.synthetic import write_run_dir
+from bot_repro.analysis.load import load_run_table
 from bot_repro.figures.runs import latest_per_cell
+from bot_repro.run_folder import read_metrics, write_run_dir
 
 log = logging.getLogger("bot_repro.figures.pairwise")
 STEP_PREFIX = "step_"

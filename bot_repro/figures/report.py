@@ -23,11 +23,11 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.analysis import committed, summarise
-from bot_repro.analysis.load import read_run_info
 from bot_repro.analysis.summary import collect_meta
 from bot_repro.config_errors import ConfigError
 from bot_repro.figures.runs import load_figure_runs
 from bot_repro.plots.figures import SMOKE_COLUMN, PlotCfg, draw_and_save, draw_with_note, plot_config
+from bot_repro.run_folder import read_run_info
 
 POLICY_FILE = "policy.json"  # in a study's sweep folder (and its archive): the starting policy it records
 STUDY_KEYS = ("order", "reuse", "extends", "cost", "relabel")

@@ -16,7 +16,6 @@ which expands a sweep into jobs exactly as ``-m`` does (``expand_jobs``).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import subprocess
 import sys
@@ -32,6 +31,7 @@ from hydra.errors import OverrideParseException
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from bot_repro.paths import REPO
+from bot_repro.run_folder import read_run_json
 
 CONF_DIR = REPO / "conf"
 
@@ -141,7 +141,7 @@ def completed_jobs(root: Path, keys: Sequence[str]) -> set[frozenset[str]]:
     for overrides_file in root.rglob(".hydra/overrides.yaml"):
         run_dir = overrides_file.parent.parent
         try:
-            status = json.loads((run_dir / "run.json").read_text()).get("status")
+            status = (read_run_json(run_dir) or {}).get("status")
             job = yaml.safe_load(overrides_file.read_text()) or []
         except (OSError, ValueError, yaml.YAMLError):
             continue  # a run killed before writing its record is not complete

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
+from bot_repro.paths import REPO
 from bot_repro.run_folder.schema import CONFIG, FORMAT_KEY, FORMAT_VERSION, METRICS, RUN_INFO, rollout_file
 
-PACKAGE = Path(__file__).resolve().parents[1]  # bot_repro/
-REPO = PACKAGE.parent
+PACKAGE = REPO / "bot_repro"
 
 
 def write_run_json(run_dir: str | Path, info: Mapping[str, Any]) -> Path:

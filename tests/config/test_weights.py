@@ -9,10 +9,10 @@ import dataclasses
 import pytest
 import yaml
 
-from bot_repro.analysis.load import read_config
 from bot_repro.config import RewardCfg, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.run_folder import read_config
 from tests.conftest import compose
 
 

@@ -7,15 +7,9 @@ import math
 
 import pytest
 
-from bot_repro.analysis.load import (
-    MetricsFormatError,
-    find_run_dirs,
-    load_run_table,
-    load_runs,
-    read_config,
-    read_metrics,
-)
+from bot_repro.analysis.load import load_run_table, load_runs
 from bot_repro.analysis.synthetic import curve_records, run_config, run_info, write_run_dir
+from bot_repro.run_folder import MetricsFormatError, find_run_dirs, read_config, read_metrics
 
 
 def _write_lines(path, lines):
