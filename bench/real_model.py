@@ -27,7 +27,7 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
-STEPS, ROUNDS = 2, 1  # timed steps per round (bench.core.WARMUP more run first, untimed): minutes, not an hour
+STEPS, ROUNDS = 2, 1  # timed steps per round (bench.core.WARMUP more run first, untimed): 8 steps in all
 GEN_BATCH, GEN_TOKENS = 8, 64
 REAL_SMALL = OmegaConf.load(Path("conf/experiment/real_small.yaml"))
 
