@@ -5,7 +5,9 @@
 - ``step_s_ours`` / ``step_s_trl`` and ``trainer_step_ratio_vs_trl`` (goal <= 1.05): median
   optimizer-step time of our trainer with ``grpo`` over vanilla TRL ``GRPOTrainer``, same model,
   data, seed and settings, the reward being the arith reward's global score in both. The trainers
-  alternate in rounds so a load spike from other processes hits both.
+  alternate in rounds so a load spike from other processes hits both. Prompts (task params, worked
+  examples included), rollouts, new tokens and learning rate are ``experiment=real_small``'s
+  (read from its yaml), so a step here is a step of ``make real-demo``.
 The machine's load average is recorded: on a shared machine the absolute times are upper bounds.
 
 Usage: ``python -m bench.real_model [out.json]`` from the repository root (converts the GGUF on first use).
@@ -25,9 +27,9 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
-STEPS, ROUNDS = 3, 2  # timed steps per round (bench.core.WARMUP more run first, untimed)
+STEPS, ROUNDS = 2, 1  # timed steps per round (bench.core.WARMUP more run first, untimed): 8 steps in all
 GEN_BATCH, GEN_TOKENS = 8, 64
-PROMPTS, ROLLOUTS, NEW_TOKENS = 2, 4, 48
+REAL_SMALL = OmegaConf.load(Path("conf/experiment/real_small.yaml"))
 
 
 def _model_dir() -> Path:
@@ -73,10 +75,13 @@ def trainer_ratio(model_dir: Path, task, source) -> dict:
         texts = [tok.decode(ids, skip_special_tokens=True) for ids in completion_ids]
         return [r.global_score for r in source.score(texts, [{"answer": a} for a in kw["answer"]])]
 
+    t = REAL_SMALL.trainer
+
     def args(name):
         return GRPOConfig(
-            output_dir=str(tmp / name), seed=0, max_steps=STEPS + core.WARMUP, per_device_train_batch_size=PROMPTS * ROLLOUTS,
-            num_generations=ROLLOUTS, max_completion_length=NEW_TOKENS, learning_rate=1e-5, logging_steps=1,
+            output_dir=str(tmp / name), seed=0, max_steps=STEPS + core.WARMUP,
+            per_device_train_batch_size=t.prompts_per_step * t.num_generations, num_generations=t.num_generations,
+            max_completion_length=t.max_completion_length, learning_rate=t.learning_rate, logging_steps=1,
             use_cpu=True, report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
 
@@ -85,8 +90,9 @@ def trainer_ratio(model_dir: Path, task, source) -> dict:
         "step_s_ours": statistics.median(ours_t),
         "step_s_trl": statistics.median(trl_t),
         "trainer_step_ratio_vs_trl": statistics.median(ours_t) / statistics.median(trl_t),
-        "trainer_setup": f"SmolLM2-135M-Instruct fp32, task=arith, {PROMPTS} prompts x {ROLLOUTS} rollouts, "
-                         f"{NEW_TOKENS} new tokens, grpo, CPU",
+        "trainer_setup": f"SmolLM2-135M-Instruct fp32, task=arith as in experiment=real_small "
+                         f"({REAL_SMALL.task.params.shots} worked examples), {t.prompts_per_step} prompts x {t.num_generations} "
+                         f"rollouts, {t.max_completion_length} new tokens, grpo, CPU",
         "trainer_steps_timed": {"ours": len(ours_t), "trl": len(trl_t)},
     }
 
@@ -99,9 +105,10 @@ def main() -> None:
     load_before = os.getloadavg()
     torch.set_num_threads(2)
     model_dir = _model_dir()
-    task = make_arith_task({"n_train": 64, "n_test": 8}, {"family": "qwen2"})
-    source = REWARD_SOURCES["arith"]({"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0,
-                                      "params": {"check_workers": 1}}, {})
+    params = {**OmegaConf.to_container(REAL_SMALL.task.params), "n_train": 64, "n_test": 8}
+    task = make_arith_task(params, {"family": "qwen2"})
+    reward = OmegaConf.to_container(OmegaConf.load(Path("conf/reward/arith_default.yaml")))  # real_small's
+    source = REWARD_SOURCES["arith"](reward, {})
     result = generation(model_dir, task.datasets()[0])
     result.update(trainer_ratio(model_dir, task, source))
     result["machine"] = {

@@ -275,3 +275,49 @@ def test_evaluate_leaves_out_k_above_n():
     _, test = t.datasets()
     metrics = t.evaluate([[GOOD.format(test[0]["answer"]), "x"]], test[:1])
     assert metrics["pass@1"] == 0.5 and metrics["pass@2"] == 1.0 and "pass@4" not in metrics
+
+
+def _unreachable_hub(monkeypatch):
+    import datasets
+
+    def offline(name, split):
+        raise ConnectionError(f"Couldn't reach '{name}' on the Hub (OfflineModeIsEnabled)")
+
+    monkeypatch.setattr(datasets, "load_dataset", offline)
+
+
+def test_unreachable_hub_set_is_one_clear_line(monkeypatch):
+    _unreachable_hub(monkeypatch)
+    with pytest.raises(ConfigError) as info:
+        task({"source": "gneubig/aime-1983-2024"}).datasets()
+    message = str(info.value)
+    assert "\n" not in message
+    assert "task.params.source='gneubig/aime-1983-2024'" in message and "OfflineModeIsEnabled" in message
+    assert "task.params.source=smoke" in message and ".parquet" in message  # the offline alternatives
+
+
+def test_auto_source_reads_the_hub_set_else_the_smoke_set(monkeypatch, caplog):
+    import datasets
+
+    monkeypatch.setattr(datasets, "load_dataset", lambda name, split: datasets.Dataset.from_list(kaggle_rows(10)))
+    train, test = task({"source": "auto"}).datasets()
+    assert (len(train), len(test)) == (8, 2) and train[0]["problem"].startswith("Problem number")
+    _unreachable_hub(monkeypatch)
+    with caplog.at_level("WARNING"):
+        train, test = task({"source": "auto"}).datasets()
+    assert len(train) + len(test) == len(load_rows(parse_spec("smoke", "t")))
+    assert all(r["id"].startswith("smoke-") for r in train + test)
+    assert "source=auto" in caplog.text and "smoke" in caplog.text
+
+
+def test_task_default_is_auto_and_the_figures_pin_the_hub_set():
+    from omegaconf import OmegaConf
+
+    conf = Path(__file__).resolve().parents[2] / "conf"
+    assert OmegaConf.load(conf / "task" / "aime.yaml").params.source == "auto"
+    for name in ("aime24", "aime25"):
+        assert OmegaConf.load(conf / "task" / f"{name}.yaml").params.source == "gneubig/aime-1983-2024"
+    figures = sorted((conf / "experiment").glob("fig[5-9]_*.yaml"))
+    assert len(figures) == 5
+    for path in figures:
+        assert OmegaConf.load(path).task.params.source == "gneubig/aime-1983-2024", path.name

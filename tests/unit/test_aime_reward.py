@@ -3,6 +3,8 @@ judge scorer (with a fake client) and config errors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot_repro.config_errors import ConfigError
@@ -194,3 +196,21 @@ def test_with_the_loopback_judge_client(tmp_path, strategy):
     assert result.info["step_failure"] is None
     assert len(result.info["step_scores"]) == 3 and set(result.info["step_scores"]) <= {-1.0, 0.0, 1.0}
     assert [s.value for s in result.spans] == pytest.approx([e / 3 for e in result.info["step_scores"]])
+
+
+def test_auto_step_source_is_the_judge_when_there_is_one_else_the_rule():
+    judge = FakeJudge(lambda item: [-1] * len(item.steps))  # a judge that disagrees with the rule
+    with_judge = source({"step_source": "auto"}, window=0, judge=judge).score([SOLUTION], [ROW])[0]
+    without = source({"step_source": "auto"}, window=0).score([SOLUTION], [ROW])[0]
+    assert with_judge.info["step_source"] == "judge" and with_judge.info["step_scores"] == [-1.0] * 3
+    assert len(judge.calls) == 1
+    assert without.info["step_source"] == "rule" and without.info["step_scores"] == [1.0, -1.0, 0.0]
+
+
+def test_the_papers_stack_and_the_task_default_in_conf():
+    """aime_bot (the figures' stack) asks for the judge; task=aime's default stack says auto."""
+    from omegaconf import OmegaConf
+
+    conf = Path(__file__).resolve().parents[2] / "conf" / "reward"
+    assert OmegaConf.load(conf / "aime_bot.yaml").params.step_source == "judge"
+    assert OmegaConf.load(conf / "aime_default.yaml").params.step_source == "auto"

@@ -1,9 +1,15 @@
 """AIME problem sets: loading (hub id, local CSV / JSONL / JSON / parquet, or the packaged smoke
 set), column mapping, row validation, de-duplication and the deterministic train/test split.
 
-The default training set is AIME 1983-2024 (933 problems) from the Hugging Face dataset
-``gneubig/aime-1983-2024`` (a mirror of the public Kaggle set; columns ID, Year, Question,
-Answer). Any other hub id or a local file can be given instead (task param ``source``).
+The training set is AIME 1983-2024 (933 problems) from the Hugging Face dataset
+``gneubig/aime-1983-2024`` (a mirror of the Kaggle set "AIME Problem Set 1983-2024"; columns ID,
+Year, Question, Answer). Any other hub id or a local file can be given instead (task param
+``source``). The rows are not shipped: the problems are the MAA's (docs/method.md §4, "AIME data").
+
+``source=auto`` (conf/task/aime.yaml's default) loads that hub set when it can (network, or the
+local Hugging Face cache under ``HF_HUB_OFFLINE=1``) and otherwise the packaged smoke set, with a
+warning that says so; the figures' configs pin the hub id, so they fail instead. A named hub id
+that cannot be loaded fails with one line naming it and the offline alternatives, before any model loads.
 
 Columns are found by layout when not given: "kaggle" (Question / Answer / ID / Year), "verl"
 (prompt[-1].content / reward_model.ground_truth / extra_info.index or id, the Skywork-OR1 eval
@@ -21,6 +27,7 @@ file and the 1-based line.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import random
 import re
@@ -33,6 +40,7 @@ from bot_repro.tasks.aime.answer import ANSWER_MAX, ANSWER_MIN, normalise_intege
 
 DEFAULT_HUB_ID = "gneubig/aime-1983-2024"
 SMOKE = "smoke"  # the small arithmetic set shipped in this package (smoke.jsonl)
+AUTO = "auto"  # DEFAULT_HUB_ID when it loads, else SMOKE (with a warning)
 SMOKE_PATH = Path(__file__).with_name("smoke.jsonl")
 # relative paths are tried against the working directory, then the checkout (Hydra may chdir)
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -53,9 +61,23 @@ LAYOUTS: dict[str, dict[str, str]] = {
 FIELDS = ("problem", "answer", "id", "year")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
 
+log = logging.getLogger(__name__)
+
 
 class AimeDataError(ValueError):
     """A data row is invalid; the message names the file (or hub id) and the 0-based row."""
+
+
+class AimeDataUnavailable(ConfigError):
+    """A hub dataset could not be loaded (offline, unreachable, unknown); one line with what to do."""
+
+    def __init__(self, source: str, cause: str):
+        self.cause = cause
+        super().__init__(
+            f"task.params.source={source!r}: cannot load this Hugging Face dataset ({cause}). Offline "
+            f"alternatives: task.params.source={SMOKE} (16 small problems shipped in the package, for smoke "
+            f"runs) or task.params.source=<local {'|'.join(FILE_SUFFIXES)} file> (a copy of the set)"
+        )
 
 
 @dataclass
@@ -71,7 +93,7 @@ class DataSpec:
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str) or not self.source.strip():
-            raise ConfigError(f"source={self.source!r} must be a hub id, a file path or {SMOKE!r}")
+            raise ConfigError(f"source={self.source!r} must be a hub id, a file path, {SMOKE!r} or {AUTO!r}")
         if self.columns is not None:
             self.columns = dict(self.columns)
             unknown = sorted(set(self.columns) - set(FIELDS))
@@ -97,17 +119,37 @@ def read_records(spec: DataSpec) -> tuple[list[dict[str, Any]], str]:
     source = spec.source.strip()
     if source == SMOKE:
         return _read_file(SMOKE_PATH), str(SMOKE_PATH)
+    if source == AUTO:
+        try:
+            return _read_hub(DEFAULT_HUB_ID, spec.hub_split)
+        except AimeDataUnavailable as exc:
+            log.warning(
+                "task.params.source=auto: the AIME set %s cannot be loaded (%s); training on the packaged smoke "
+                "set (%s) instead. Pin task.params.source=%s to fail instead.",
+                DEFAULT_HUB_ID, exc.cause, SMOKE_PATH.name, DEFAULT_HUB_ID,
+            )  # fmt: skip
+            return _read_file(SMOKE_PATH), f"{SMOKE_PATH} (source=auto: {DEFAULT_HUB_ID} unavailable)"
     looks_like_file = source.endswith(FILE_SUFFIXES) or source.startswith((".", "/", "~"))
     if looks_like_file or Path(source).expanduser().is_file():
         path = _resolve_file(source)
         return _read_file(path), str(path)
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", source):
         raise ConfigError(
-            f"source={source!r} is neither a file ({', '.join(FILE_SUFFIXES)}), a hub id (owner/name) nor {SMOKE!r}"
+            f"source={source!r} is neither a file ({', '.join(FILE_SUFFIXES)}), a hub id (owner/name), "
+            f"{SMOKE!r} nor {AUTO!r}"
         )
+    return _read_hub(source, spec.hub_split)
+
+
+def _read_hub(source: str, split: str) -> tuple[list[dict[str, Any]], str]:
     import datasets  # only the hub path needs it; keeps worker processes light
 
-    return datasets.load_dataset(source, split=spec.hub_split).to_list(), f"hub:{source}[{spec.hub_split}]"
+    try:
+        records = datasets.load_dataset(source, split=split).to_list()
+    except Exception as exc:  # offline, unreachable, unknown id, missing split: one line, no traceback
+        lines = str(exc).strip().splitlines()
+        raise AimeDataUnavailable(source, f"{type(exc).__name__}: {lines[0] if lines else 'no message'}") from None
+    return records, f"hub:{source}[{split}]"
 
 
 def _read_text(path: Path) -> str:

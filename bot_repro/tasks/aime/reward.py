@@ -15,11 +15,16 @@ Tokens outside step blocks (the final answer, stray text) get no local reward.
 
 Step scores e_s come from ``params.step_source``: ``judge`` (the run's judge client, strategy
 ``params.strategy``), ``prm`` (a learned PRM, ``params.prm``), ``rule`` (offline arithmetic
-check) or ``none`` (GRPO's reward: correctness and format only). See ``steps``.
+check), ``none`` (GRPO's reward: correctness and format only) or ``auto`` (``judge`` when the run
+has a judge, i.e. ``judge`` is not ``none``, else ``rule``: a function of the saved config, logged
+at start and kept in every sample's ``info["step_source"]``). See ``steps``. ``auto`` is task=aime's
+default stack (conf/reward/aime_default.yaml); the paper's stack ``aime_bot``, which the figures
+use, says ``judge`` and so refuses to run without one.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,12 +37,14 @@ from bot_repro.tasks.aime.answer import shared_checker
 from bot_repro.tasks.aime.steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleStepScorer
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
 
-STEP_SOURCES = ("judge", "prm", "rule", "none")
+STEP_SOURCES = ("judge", "prm", "rule", "none", "auto")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class AimeRewardParams:
-    step_source: str = "judge"  # judge | prm | rule | none
+    step_source: str = "judge"  # judge | prm | rule | none | auto (judge if the run has one, else rule)
     strategy: str = "error_propagation"  # judge only: error_propagation | context_aware | independent
     give_judge_reference: bool = True  # the judge sees the reference answer
     format_perfect: float = 0.2  # b_format for perfect tags
@@ -71,8 +78,10 @@ def spread_steps(scores: list[float], window: int) -> list[float]:
 class AimeReward:
     """Scores AIME completions against their rows' gold answers (``row["answer"]``)."""
 
-    def __init__(self, params: AimeRewardParams, w_g: float, window: int, scorer: Any | None):
+    def __init__(self, params: AimeRewardParams, w_g: float, window: int, scorer: Any | None,
+                 step_source: str | None = None):
         self.params = params
+        self.step_source = step_source or params.step_source  # "auto" resolved
         self.w_g = w_g
         self.window = window
         self.scorer = scorer
@@ -120,6 +129,7 @@ class AimeReward:
                         "step_scores": e,
                         "failure": check.reason,
                         "step_failure": step_failure,
+                        "step_source": self.step_source,
                     },
                 )
             )
@@ -141,10 +151,15 @@ def make_aime_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> Aim
         )
     params = build_options(AimeRewardParams, dict(reward_cfg.get("params") or {}), "reward.params (aime)")
     scorer: Any = None
-    if params.step_source == "judge":
+    source = params.step_source
+    if source == "auto":
+        source = "judge" if context.get("judge") is not None else "rule"
+        log.warning("reward.params.step_source=auto -> %s (%s)", source,
+                    "the run's judge" if source == "judge" else "no judge configured: the offline arithmetic rule")
+    if source == "judge":
         scorer = JudgeStepScorer(context.get("judge"), params.strategy, params.give_judge_reference)
-    elif params.step_source == "prm":
+    elif source == "prm":
         scorer = PrmStepScorer(build_options(PrmOptions, params.prm, "reward.params.prm"))
-    elif params.step_source == "rule":
+    elif source == "rule":
         scorer = RuleStepScorer()
-    return AimeReward(params, float(w_g), window, scorer)
+    return AimeReward(params, float(w_g), window, scorer, source)

@@ -1,6 +1,7 @@
 """The AIME task (docs/method.md §4): prompts built from the problem sets, and held-out Pass@k.
 
-Training rows come from ``source`` (AIME 1983-2024 by default). The test rows are either a
+Training rows come from ``source`` (AIME 1983-2024 by default; ``auto`` falls back to the packaged
+smoke set when that cannot be loaded, see ``data``). The test rows are either a
 deterministic 80/20 split of it or, when ``eval_set`` is given, that other set (AIME 2024 or
 2025); then any training problem whose text also appears in the eval set, or whose year is in
 ``exclude_years``, is dropped so the test problems are never trained on.
@@ -21,7 +22,7 @@ from typing import Any
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.tasks.aime.answer import shared_checker
 from bot_repro.tasks.aime.data import (
-    DEFAULT_HUB_ID,
+    AUTO,
     SKYWORK_SUFFIX,
     DataSpec,
     load_rows,
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class AimeTaskParams:
-    source: str = DEFAULT_HUB_ID  # hub id, local .csv/.jsonl/.json/.parquet, or "smoke"
+    source: str = AUTO  # hub id, local .csv/.jsonl/.json/.parquet, "smoke", or "auto" (the hub set, else smoke)
     columns: dict[str, str] | None = None  # None: detect the layout (see data.py)
     hub_split: str = "train"
     strip_suffixes: list[str] = field(default_factory=lambda: [SKYWORK_SUFFIX])

@@ -1,7 +1,10 @@
 """The arith task and its reward source ``arith`` (AIME's prompts, parser, checker and Eq. 8).
 
 ``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` instead of a file;
-its evaluation adds step metrics. ``ArithReward`` is AIME's reward (default step scorer: the
+its evaluation adds step metrics. ``shots`` worked examples (further generated problems, never a
+training or test one, with their reference solutions in the step format) go before each problem
+as earlier user / assistant turns of the chat: SmolLM2-135M ignores the format when it is only
+described, and copies it from an earlier assistant turn (results/real_small/README.md). ``ArithReward`` is AIME's reward (default step scorer: the
 arithmetic rule) plus components for the curves of ``experiment=real_small``: ``format_ok``,
 ``format_perfect``, ``steps_checked`` (steps holding an "a op b = c" claim) and ``steps_true``
 (those whose claims all hold); the pooled step accuracy of a batch is their ratio of means.
@@ -27,6 +30,7 @@ class ArithTaskParams:
     n_train: int = 256
     n_test: int = 32
     seed: int = 0  # the problems are a function of it (not of the run's seed)
+    shots: int = 0  # worked examples as earlier chat turns (see the module docstring)
     ks: list[int] = field(default_factory=lambda: [1, 2, 4])
     system_prompt: str | None = None  # null: the model family's AIME prompt (step format)
     check_workers: int = 1
@@ -35,6 +39,8 @@ class ArithTaskParams:
     def __post_init__(self) -> None:
         if self.n_train < 1 or self.n_test < 1:
             raise ConfigError(f"n_train={self.n_train} and n_test={self.n_test} must both be >= 1")
+        if self.shots < 0:
+            raise ConfigError(f"shots={self.shots} must be >= 0")
 
 
 class ArithTask(AimeTask):
@@ -45,13 +51,24 @@ class ArithTask(AimeTask):
                               check_workers=params.check_workers, check_timeout_s=params.check_timeout_s)
         super().__init__(aime, family)
         self.arith = params
+        self.examples: list[dict[str, Any]] = []  # the worked examples, set with the rows
 
     def datasets(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         if self._cache is None:
             p = self.arith
-            rows = make_problems(p.n_train + p.n_test, p.seed, "arith")
-            self._cache = ([self._row(r) for r in rows[: p.n_train]], [self._row(r) for r in rows[p.n_train:]])
+            # the examples are drawn after the train and test rows, so adding shots leaves those unchanged
+            rows = make_problems(p.n_train + p.n_test + p.shots, p.seed, "arith")
+            self.examples = rows[p.n_train + p.n_test:]
+            split = p.n_train + p.n_test
+            self._cache = ([self._row(r) for r in rows[: p.n_train]], [self._row(r) for r in rows[p.n_train:split]])
         return self._cache
+
+    def _row(self, row: dict[str, Any]) -> dict[str, Any]:
+        row = super()._row(row)
+        turns = []
+        for ex in self.examples:
+            turns += [{"role": "user", "content": ex["problem"]}, {"role": "assistant", "content": solution_text(ex)}]
+        return {**row, "prompt": row["prompt"][:1] + turns + row["prompt"][1:]}  # after the system turn
 
     def evaluate_detailed(self, completions, rows):
         """AIME's metrics plus ``step_accuracy`` (checked steps whose claims hold, pooled over
@@ -66,6 +83,12 @@ class ArithTask(AimeTask):
         metrics["step_accuracy"] = true / checked if checked else 0.0
         metrics["checked_steps_per_sample"] = checked / max(1, len(records))
         return metrics, records
+
+
+def solution_text(row: dict[str, Any]) -> str:
+    """A row's reference solution in the asked step format."""
+    steps = "\n".join(f"<step {i}> {step} </step {i}>" for i, step in enumerate(row["steps"], 1))
+    return f"{steps}\n<final> {row['answer']} </final>"
 
 
 class ArithReward:
