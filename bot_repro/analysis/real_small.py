@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot_repro.analysis.load import read_config, read_metrics, read_run_info
+from bot_repro.run_folder import read_config, read_metrics, read_run_info
 
 PANELS = [  # (title, training metric (or a ratio of two), held-out metric)
     ("format rate (no tag error)", "reward/format_ok", "eval/format_ok_rate"),

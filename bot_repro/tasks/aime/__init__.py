@@ -3,7 +3,7 @@
 Importing this package registers the ``aime`` task in ``TASKS`` and the ``aime`` reward source in
 ``REWARD_SOURCES``. Modules: ``data`` (loading, validation, split), ``tags`` (format parser and
 bonus), ``answer`` (normalisation and the math-verify process pool), ``prompts`` (system prompts
-per model family), ``steps`` (step scorers), ``reward`` (Eq. 8), ``passk`` (the unbiased Pass@k),
+per model family), ``steps`` (step scorers), ``reward`` (Eq. 8) (Pass@k: ``bot_repro.tasks.passk``),
 ``task`` (the task).
 """
 

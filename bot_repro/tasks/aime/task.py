@@ -30,10 +30,10 @@ from bot_repro.tasks.aime.data import (
     problem_key,
     split_rows,
 )
-from bot_repro.tasks.aime.passk import mean_pass_at_k
 from bot_repro.tasks.aime.prompts import family_of, system_prompt
 from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, extract_answer, parse_solution
 from bot_repro.tasks.base import TASKS, Task
+from bot_repro.tasks.passk import mean_pass_at_k
 
 log = logging.getLogger(__name__)
 
