@@ -42,6 +42,7 @@ from bot_repro.tasks.react.checker import CheckOptions, ReactChecker, is_blank_p
 from bot_repro.tasks.react.mutants import agreement, check_corpus, load_corpus
 from bot_repro.tasks.react.render import Renderer
 from bot_repro.tasks.react.workers import JS_DIR, WORKER_SCRIPT, CheckPool
+from bot_repro.trainer.run_dir import git_sha, hardware
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "react_realistic"
@@ -271,7 +272,8 @@ def main(argv: list[str] | None = None) -> None:
     sizes = sorted(c.n_lines for c in components)
     cores = os.cpu_count() or 1
     result: dict = {
-        "cores": cores, "load_avg_1m_at_start": os.getloadavg()[0], "corpus": str(CORPUS.relative_to(ROOT)),
+        "cores": cores, "load_avg_1m_at_start": os.getloadavg()[0], "git_sha": git_sha(ROOT), "hardware": hardware(),
+        "corpus": str(CORPUS.relative_to(ROOT)),
         "corpus_components": len(components), "corpus_tsx": sum(c.lang == "tsx" for c in components),
         "corpus_jsx": sum(c.lang == "jsx" for c in components), "corpus_median_lines": statistics.median(sizes),
         "corpus_max_lines": sizes[-1], "n_samples_pool": args.rounds * len(components),
