@@ -322,7 +322,7 @@ def time_trainer(trainer, kind: str, n_params: int, warmup: int) -> dict[str, An
     from transformers import TrainerCallback
     from transformers.trainer_callback import PrinterCallback
 
-    import bot_repro.trainer.bot_trainer as bot_trainer_module
+    import bot_repro.trainer.advantage_step as advantage_step_module
 
     cuda = trainer.args.device.type == "cuda"
     timer = PhaseTimer(cuda)
@@ -331,7 +331,7 @@ def time_trainer(trainer, kind: str, n_params: int, warmup: int) -> dict[str, An
     timer.wrap(trainer, "_generate_and_score_completions", "generate_and_score", on_result=timer.count_tokens)
     timer.wrap(trainer, "training_step", "training_step")
     if kind == "ours":
-        timer.wrap(bot_trainer_module, "compute_advantages", "advantage")
+        timer.wrap(advantage_step_module, "compute_advantages", "advantage")
     peak, _ = peak_flops()
     steps: list[dict[str, Any]] = []
 

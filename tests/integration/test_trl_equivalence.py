@@ -41,7 +41,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
 from trl import GRPOConfig, GRPOTrainer
 from trl.trainer.utils import nanstd
 
-import bot_repro.trainer.bot_trainer as bot_trainer
+import bot_repro.trainer.advantage_step as advantage_step
 from bot_repro.tasks.mini.task import MiniTask
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
 from bot_repro.trainer.token_reward import TokenRewardFunction
@@ -131,7 +131,7 @@ def runs(tiny_qwen2, tmp_path_factory):
         _record_advantages(ours, adv)
         with pytest.MonkeyPatch.context() as mp:
             if name == "trl_arithmetic":
-                mp.setattr(bot_trainer, "compute_advantages", _trl_advantages)
+                mp.setattr(advantage_step, "compute_advantages", _trl_advantages)
             ours.train()
         result[name] = (ours.model, logs.logs, adv)
     result["start"] = AutoModelForCausalLM.from_pretrained(tiny_qwen2)
