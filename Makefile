@@ -63,9 +63,9 @@ $(VERL_VENV)/.installed: pyproject.toml
 install-react:
 	bash scripts/install_react_deps.sh
 
-# The test command README.md and .ci/run use (about 35 minutes on 2 cores, measured 2026-12-02: 27 min for tests/ without tests/realmodel, 8 min for those; test-fast: about 2).
+# The test command README.md and .ci/run use (about 22 minutes on 2 cores: 1,292 s measured 2026-12-02 at 280d3bc, with a niced study beside it; test-fast: about 2).
 PYTEST_FLAGS := -q -o console_output_style=count
-## install what is missing, then run the whole suite (~35 min on 2 cores)
+## install what is missing, then run the whole suite (~22 min on 2 cores)
 test: install
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
 
