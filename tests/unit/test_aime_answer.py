@@ -128,6 +128,29 @@ def test_jobs_sharing_a_pool_with_a_crash_are_not_blamed_for_it():
         assert "crashed" in results[1].reason
 
 
+def _check_in_this_process() -> tuple[list[bool], str | None, str | None]:
+    import multiprocessing
+
+    before = multiprocessing.get_start_method(allow_none=True)
+    with AnswerChecker(workers=1, timeout_s=20, startup_timeout_s=60) as c:
+        results = c.check([49, 49], ["\\frac{98}{2}", "\\frac{96}{2}"])  # both go to the pool
+    return [r.correct for r in results], before, multiprocessing.get_start_method(allow_none=True)
+
+
+def test_pool_starts_inside_a_loky_worker():
+    """cluster=joblib runs each job in a loky worker, whose default start method is 'loky': the
+    checker's spawned children used to die resolving it and the pool never started."""
+    from joblib import Parallel, delayed
+
+    # n_jobs=1 would run the job in this process
+    (correct, before, after), = Parallel(n_jobs=2, backend="loky")(
+        [delayed(_check_in_this_process)()]
+    )
+    assert before == "loky"  # the condition that broke the pool, so the test still tests it
+    assert correct == [True, False]
+    assert after == "loky"  # the worker's own default is left as it was
+
+
 def test_invalid_settings():
     with pytest.raises(ValueError):
         AnswerChecker(workers=0)

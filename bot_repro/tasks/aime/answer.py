@@ -21,6 +21,7 @@ and the batch finishes. A worker that crashes is retried once, then scored wrong
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -169,6 +170,26 @@ def _noop() -> None:
     return None
 
 
+@contextlib.contextmanager
+def _default_start_method(method: str):
+    """Make ``method`` the process-wide default start method while children start, then restore it.
+
+    A spawned child first re-applies its parent's *default* start method, whatever context started
+    it. Inside a loky worker (Hydra's joblib launcher, ``cluster=joblib``) that default is 'loky',
+    which a plain spawned child cannot resolve: it dies with "cannot find context for 'loky'" and
+    the pool never starts.
+    """
+    previous = multiprocessing.get_start_method(allow_none=True)
+    if previous in (None, method):
+        yield
+        return
+    multiprocessing.set_start_method(method, force=True)
+    try:
+        yield
+    finally:
+        multiprocessing.set_start_method(previous, force=True)
+
+
 CheckFn = Callable[[int, str, int], tuple[bool, str | None]]
 
 
@@ -203,8 +224,10 @@ class AnswerChecker:
             self.pool = ProcessPoolExecutor(
                 self.workers, mp_context=self.context, initializer=_warm_up, initargs=(ready,)
             )
-            # spawned pools start a process per submit while none is idle: one call per worker starts all
-            starters = [self.pool.submit(_noop) for _ in range(self.workers)]
+            # spawned pools start a process per submit while none is idle: one call per worker starts
+            # all, so no later submit starts a process
+            with _default_start_method(self.context.get_start_method()):
+                starters = [self.pool.submit(_noop) for _ in range(self.workers)]
             deadline = time.monotonic() + self.startup_timeout_s
             try:
                 for _ in range(self.workers):
