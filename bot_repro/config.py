@@ -145,7 +145,8 @@ class TrainerCfg:
     temperature: float = checked(1.0, POSITIVE)
     top_p: float = checked(1.0, IN_0_1)
     per_device_train_batch_size: int | None = checked(None, POSITIVE)  # None: the whole step's rollouts at once
-    gradient_accumulation_steps: int = checked(1, POSITIVE)
+    # None: the rollouts per step / (per_device_train_batch_size x processes); 1 when that is None too
+    gradient_accumulation_steps: int | None = checked(None, POSITIVE)
     num_iterations: int = checked(1, POSITIVE)
     beta: float = checked(0.0, NON_NEGATIVE)  # KL coefficient (paper default 0)
     save_steps: int = checked(25, POSITIVE)
@@ -311,21 +312,30 @@ def training_processes(res: ResourcesCfg) -> int:
 
 
 def check_batch(tr: TrainerCfg, world_size: int = 1) -> tuple[int, int]:
-    """Return (per_device_train_batch_size, steps_per_generation) or raise with a valid setting."""
+    """Return (per_device_train_batch_size, gradient_accumulation_steps) or raise with a valid setting.
+
+    Either may be None (derived from the other; both None: the whole step at once); TRL generates one
+    step's rollouts at once and backpropagates them per_device_train_batch_size at a time."""
     rollouts = tr.prompts_per_step * tr.num_generations
-    per_device = tr.per_device_train_batch_size or rollouts // (world_size * tr.gradient_accumulation_steps)
-    micro = per_device * world_size * tr.gradient_accumulation_steps
-    if per_device < 1 or micro != rollouts:
-        valid = rollouts // (world_size * tr.gradient_accumulation_steps) or 1
+    per_device, accum = tr.per_device_train_batch_size, tr.gradient_accumulation_steps
+    if per_device is None:
+        accum = accum or 1
+        per_device = rollouts // (world_size * accum)
+    elif accum is None:
+        accum = rollouts // (world_size * per_device)
+    micro = per_device * world_size * accum
+    if per_device < 1 or accum < 1 or micro != rollouts:
+        shown_accum = tr.gradient_accumulation_steps if tr.gradient_accumulation_steps is not None else "derived"
+        valid = rollouts // (world_size * (tr.gradient_accumulation_steps or 1)) or 1
         raise ConfigError(
             f"batch sizes do not divide: trainer.prompts_per_step ({tr.prompts_per_step}) x "
             f"trainer.num_generations ({tr.num_generations}) = {rollouts} rollouts per step must equal "
             f"per_device_train_batch_size ({tr.per_device_train_batch_size}) x processes ({world_size}) x "
-            f"trainer.gradient_accumulation_steps ({tr.gradient_accumulation_steps}) = {micro}; e.g. set "
+            f"trainer.gradient_accumulation_steps ({shown_accum}) = {micro}; e.g. set "
             f"trainer.per_device_train_batch_size={valid} with gradient_accumulation_steps="
             f"{rollouts // (valid * world_size) if rollouts % (valid * world_size) == 0 else 1}"
         )
-    return per_device, tr.gradient_accumulation_steps
+    return per_device, accum
 
 
 def _check_trl_fields(fields: dict[str, Any], lr_scheduler_type: str) -> None:

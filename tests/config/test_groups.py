@@ -44,8 +44,8 @@ def test_every_group_option_composes_and_validates(group):
         (["algorithm.options.weighting=harmonic"], ConfigError, "harmonic"),
         (["+algorithm.trl.epsilom=0.1"], ConfigError, "unknown GRPOConfig field"),
         (["trainer.num_generations=1"], ConfigError, "num_generations=1"),
-        (["trainer.prompts_per_step=3", "trainer.per_device_train_batch_size=4"], ConfigError,
-         r"prompts_per_step \(3\) x trainer.num_generations \(8\) = 24 .* per_device_train_batch_size \(4\)"),
+        (["trainer.prompts_per_step=3", "trainer.per_device_train_batch_size=5"], ConfigError,
+         r"prompts_per_step \(3\) x trainer.num_generations \(8\) = 24 .* per_device_train_batch_size \(5\)"),
         (["logger.wandb_mode=sometimes"], ConfigError, "offline, online, disabled"),
         (["+task.params.n_trian=3"], ConfigError, "n_trian"),
     ],
@@ -69,6 +69,43 @@ def test_check_batch_suggests_a_valid_setting():
         check_batch(TrainerCfg(prompts_per_step=8, num_generations=8, gradient_accumulation_steps=3))
     assert "gradient_accumulation_steps (3)" in str(exc.value)
     assert check_batch(TrainerCfg(prompts_per_step=8, num_generations=8, gradient_accumulation_steps=4)) == (16, 4)
+
+
+def test_check_batch_derives_the_unset_one():
+    from bot_repro.config import TrainerCfg
+
+    assert check_batch(TrainerCfg(prompts_per_step=8, num_generations=8)) == (64, 1)  # the whole step at once
+    assert check_batch(TrainerCfg(prompts_per_step=8, num_generations=8, per_device_train_batch_size=4)) == (4, 16)
+    assert check_batch(TrainerCfg(prompts_per_step=8, num_generations=8, per_device_train_batch_size=8), 2) == (8, 4)
+    for per_device in (3, 128):  # does not divide 64; more than a step holds
+        with pytest.raises(ConfigError, match=rf"per_device_train_batch_size \({per_device}\).*\(derived\)"):
+            check_batch(TrainerCfg(prompts_per_step=8, num_generations=8, per_device_train_batch_size=per_device))
+
+
+def test_sizing_files_name_a_model_and_a_resources_option_and_apply_only_there():
+    """conf/train.yaml picks sizing/<model>_<resources>; a file whose name matches no pair would never apply."""
+    from omegaconf import OmegaConf
+
+    pairs = {f"{m}_{r}": (m, r) for m in _options("model") for r in _options("resources")}
+    sizing = _options("sizing")
+    assert sizing and set(sizing) <= set(pairs), sorted(set(sizing) - set(pairs))
+    paper = OmegaConf.load(REPO / "conf" / "trainer" / "default.yaml")
+    for name in sizing:
+        model, resources = pairs[name]
+        sized = compose([f"model={model}", f"resources={resources}"])
+        elsewhere = compose([f"model={model}", f"resources={resources}", "~sizing"]).trainer
+        assert OmegaConf.to_container(elsewhere) == OmegaConf.to_container(paper)  # ~sizing: paper sizes
+        assert OmegaConf.to_container(sized.trainer) != OmegaConf.to_container(paper)
+        validate(sized)
+
+
+def test_a_real_model_on_cpu_gets_cpu_sizes_and_the_command_line_wins():
+    cfg = compose(["model=smollm2_135m", "task=aime"])
+    assert (cfg.trainer.prompts_per_step, cfg.trainer.num_generations, cfg.trainer.per_device_train_batch_size) == (2, 4, 2)
+    assert validate(cfg).batch == (2, 4)
+    assert compose(["model=smollm2_135m", "trainer.num_generations=8"]).trainer.num_generations == 8
+    assert compose(["model=smollm2_135m", "resources=a100_80g"]).trainer.prompts_per_step == 8  # GPU: paper sizes
+    assert compose(["model=qwen2_5_3b"]).trainer.prompts_per_step == 8
 
 
 def test_cli_rejects_unknown_algorithm_before_loading_anything(tmp_path):
