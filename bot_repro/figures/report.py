@@ -76,6 +76,29 @@ def committed_runs(experiment: str, sweep_dir: Path) -> Path | None:
     return archive
 
 
+def _policy(sweep: Path) -> str | None:
+    path = sweep / POLICY_FILE
+    return json.loads(path.read_text()).get("policy_hash") if path.exists() else None
+
+
+def reused_sweep(first: Path, experiment: str) -> Path | None:
+    """The sweep of ``experiment`` that ``first`` (``<runs>/<its experiment>/<stamp>/sweep``) reuses: the
+    one of the same ``make study`` (same stamp), else the newest ``<runs>/<experiment>/*/sweep`` that
+    starts from the same policy (the experiments were run one ``--experiment`` at a time); None when
+    ``first`` is not laid out so or no sweep matches."""
+    if first.name != "sweep":
+        return None
+    same_stamp = first.parent.parent.parent / experiment / first.parent.name / "sweep"
+    if same_stamp.is_dir():
+        return same_stamp
+    ours = _policy(first)
+    candidates = sorted((first.parent.parent.parent / experiment).glob("*/sweep"), reverse=True)  # stamps sort by time
+    match = next((c for c in candidates if ours is not None and _policy(c) == ours), None)
+    if match is not None:
+        print(f"note: {experiment}'s runs come from {match} (the newest sweep from policy {ours})")
+    return match
+
+
 def load(sources: Sequence[Path], block: dict, columns: list[str], experiment: str) -> tuple[pd.DataFrame, dict]:
     """The runs under ``sources`` plus those ``block["reuse"]`` names from the same study: the sibling
     folder ``<runs>/<experiment>/<stamp>/sweep`` of ``sources[0]`` (skipped, with a note, when it is
@@ -85,11 +108,12 @@ def load(sources: Sequence[Path], block: dict, columns: list[str], experiment: s
     reuse, roots, reused = block.get("reuse"), list(sources), {}
     first = Path(sources[0])
     if reuse:
-        sibling = first.parent.parent.parent / reuse["experiment"] / first.parent.name / "sweep"
-        if first.name == "sweep" and sibling.is_dir():
+        sibling = reused_sweep(first, reuse["experiment"])
+        if sibling is not None:
             roots.append(sibling)
         else:
-            print(f"note: no {sibling}; reading only {first} (an archive holds its reused runs)")
+            print(f"note: no sweep of {reuse['experiment']} beside {first} starts from its policy; reading only "
+                  f"{first} (an archive holds its reused runs)")
     archive = committed_runs(experiment, first) if block.get("extends") else None
     relabel = block.get("relabel") or []
     extra = [k for rule in relabel for part in ("where", "set") for k in rule[part]]

@@ -59,3 +59,23 @@ def test_an_inherited_order_or_a_reuse_out_of_order_is_an_error(monkeypatch, cha
 def test_bad_study_blocks_name_the_key(block, match):
     with pytest.raises(ConfigError, match=match):
         report.study_block(OmegaConf.create({"study": block}), "x")
+
+
+def test_a_reused_sweep_is_the_same_studys_else_the_newest_from_the_same_policy(tmp_path):
+    """`study --experiment X_floor` run after `study --experiment X` (two stamps) still reads X's runs."""
+    import json
+
+    def sweep(experiment, stamp, policy):
+        path = tmp_path / "runs" / experiment / stamp / "sweep"
+        path.mkdir(parents=True)
+        (path / "policy.json").write_text(json.dumps({"policy_hash": policy}))
+        return path
+
+    older, newer = sweep("base", "2026-01-01_00-00-00", "p1"), sweep("base", "2026-01-02_00-00-00", "p1")
+    sweep("base", "2026-01-03_00-00-00", "other")  # newest, but from another policy
+    floor = sweep("floor", "2026-01-04_00-00-00", "p1")
+    assert report.reused_sweep(floor, "base") == newer
+    same_study = sweep("floor", "2026-01-01_00-00-00", "p1")
+    assert report.reused_sweep(same_study, "base") == older  # one make study: its own stamp
+    assert report.reused_sweep(sweep("floor", "2026-01-05_00-00-00", "p9"), "base") is None
+    assert report.reused_sweep(tmp_path / "archive" / "runs", "base") is None  # an archive holds its copies
