@@ -96,12 +96,12 @@ bench-gpu:
 
 # The CPU study (README): demo = GRPO, BoT-GRPO, PURE x 3 seeds from the shipped policy (sweep measured at
 # 7.6 min on 2 cores, plus install); study = 105 runs (10 seeds for the claim arms, two sparse levels),
-# estimated at 1.5 h from the measured step cost (study.cost), 2.3 h at the last study's loaded rate.
+# measured at 2 h 56 min on 2 shared cores (README; estimated at 1.5 h on quiet ones from study.cost).
 ## the CPU demo: GRPO, BoT-GRPO, PURE x 3 seeds on the mini task from the shipped policy -> runs/mini_demo/
 demo: install-python
 	$(PY) -m bot_repro.study demo $(ARGS)
 
-## the CPU study: claim arms to 10 seeds, two sparse levels (estimated 1.5-2.3 h) -> runs/<experiment>/
+## the CPU study: claim arms to 10 seeds, two sparse levels (measured 2 h 56 min on 2 shared cores) -> runs/<experiment>/
 study: install-python
 	$(PY) -m bot_repro.study study $(ARGS)
 

@@ -6,8 +6,8 @@
   optimizer-step time of our trainer with ``grpo`` over vanilla TRL ``GRPOTrainer``, same model,
   data, seed and settings, the reward being the arith reward's global score in both. The trainers
   alternate in rounds so a load spike from other processes hits both. Prompts (task params, worked
-  examples included), rollouts, new tokens and learning rate are ``experiment=real_small``'s
-  (read from its yaml), so a step here is a step of ``make real-demo``.
+  examples included), rollouts, micro-batches, new tokens and learning rate are ``experiment=real_small``'s
+  (its composed config: the sizes come from ``conf/sizing/``), so a step here is a step of ``make real-demo``.
 The machine's load average is recorded: on a shared machine the absolute times are upper bounds.
 
 Usage: ``python -m bench.real_model [out.json]`` from the repository root (converts the GGUF on first use).
@@ -29,7 +29,12 @@ from omegaconf import OmegaConf
 
 STEPS, ROUNDS = 2, 1  # timed steps per round (bench.core.WARMUP more run first, untimed): 8 steps in all
 GEN_BATCH, GEN_TOKENS = 8, 64
-REAL_SMALL = OmegaConf.load(Path("conf/experiment/real_small.yaml"))
+
+def _real_small():
+    from bot_repro.config import validate
+    from bot_repro.figures.sweep import compose_experiment, without_hydra
+
+    return validate(without_hydra(compose_experiment("real_small")))
 
 
 def _model_dir() -> Path:
@@ -59,7 +64,7 @@ def generation(model_dir: Path, rows) -> dict:
             "generation_setup": f"{GEN_BATCH} prompts x {GEN_TOKENS} new tokens, sampled, prompt {enc['input_ids'].shape[1]} tokens"}
 
 
-def trainer_ratio(model_dir: Path, task, source) -> dict:
+def trainer_ratio(model_dir: Path, task, source, cfg) -> dict:
     from datasets import Dataset
     from transformers import AutoTokenizer
     from trl import GRPOConfig
@@ -75,12 +80,13 @@ def trainer_ratio(model_dir: Path, task, source) -> dict:
         texts = [tok.decode(ids, skip_special_tokens=True) for ids in completion_ids]
         return [r.global_score for r in source.score(texts, [{"answer": a} for a in kw["answer"]])]
 
-    t = REAL_SMALL.trainer
+    t = cfg.trainer
+    per_device, accumulation = cfg.batch
 
     def args(name):
         return GRPOConfig(
-            output_dir=str(tmp / name), seed=0, max_steps=STEPS + core.WARMUP,
-            per_device_train_batch_size=t.prompts_per_step * t.num_generations, num_generations=t.num_generations,
+            output_dir=str(tmp / name), seed=0, max_steps=STEPS + core.WARMUP, per_device_train_batch_size=per_device,
+            gradient_accumulation_steps=accumulation, num_generations=t.num_generations,
             max_completion_length=t.max_completion_length, learning_rate=t.learning_rate, logging_steps=1,
             use_cpu=True, report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
@@ -91,8 +97,9 @@ def trainer_ratio(model_dir: Path, task, source) -> dict:
         "step_s_trl": statistics.median(trl_t),
         "trainer_step_ratio_vs_trl": statistics.median(ours_t) / statistics.median(trl_t),
         "trainer_setup": f"SmolLM2-135M-Instruct fp32, task=arith as in experiment=real_small "
-                         f"({REAL_SMALL.task.params.shots} worked examples), {t.prompts_per_step} prompts x {t.num_generations} "
-                         f"rollouts, {t.max_completion_length} new tokens, grpo, CPU",
+                         f"({cfg.task.params['shots']} worked examples), {t.prompts_per_step} prompts x {t.num_generations} "
+                         f"rollouts, {per_device} per backward pass x {accumulation}, {t.max_completion_length} new tokens, "
+                         f"grpo, CPU",
         "trainer_steps_timed": {"ours": len(ours_t), "trl": len(trl_t)},
     }
 
@@ -105,12 +112,13 @@ def main() -> None:
     load_before = os.getloadavg()
     torch.set_num_threads(2)
     model_dir = _model_dir()
-    params = {**OmegaConf.to_container(REAL_SMALL.task.params), "n_train": 64, "n_test": 8}
+    cfg = _real_small()
+    params = {**cfg.task.params, "n_train": 64, "n_test": 8}
     task = make_arith_task(params, {"family": "qwen2"})
     reward = OmegaConf.to_container(OmegaConf.load(Path("conf/reward/arith_default.yaml")))  # real_small's
     source = REWARD_SOURCES["arith"](reward, {})
     result = generation(model_dir, task.datasets()[0])
-    result.update(trainer_ratio(model_dir, task, source))
+    result.update(trainer_ratio(model_dir, task, source, cfg))
     result["machine"] = {
         "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
         "cpu_count": os.cpu_count(), "torch": torch.__version__, "torch_threads": 2,
