@@ -151,6 +151,31 @@ def test_pool_starts_inside_a_loky_worker():
     assert after == "loky"  # the worker's own default is left as it was
 
 
+def test_a_loky_worker_that_used_the_shared_checker_still_exits(tmp_path):
+    """The sweep hung after its last job: the loky worker joined the shared pool's live workers before
+    any exit hook could shut the pool down. A script that leaves the shared checker open in a loky
+    worker must exit, and so must the worker."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "job.py"
+    script.write_text(
+        "from joblib import Parallel, delayed\n"
+        "from joblib.externals.loky import get_reusable_executor\n"
+        "def job():\n"
+        "    from bot_repro.tasks.aime.answer import shared_checker\n"
+        "    return shared_checker(workers=1).check([49], ['\\\\frac{98}{2}'])[0].correct\n"
+        "if __name__ == '__main__':\n"
+        "    print(Parallel(n_jobs=2, backend='loky')([delayed(job)()]))\n"
+        "    get_reusable_executor().shutdown(wait=True)  # what the launcher's process exit does\n"
+        "    print('shut down')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["[True]", "shut", "down"]
+
+
 def test_invalid_settings():
     with pytest.raises(ValueError):
         AnswerChecker(workers=0)

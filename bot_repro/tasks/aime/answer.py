@@ -20,9 +20,9 @@ and the batch finishes. A worker that crashes is retried once, then scored wrong
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import multiprocessing
+import multiprocessing.util
 import os
 import queue
 import re
@@ -351,7 +351,15 @@ def shared_checker(workers: int = 2, timeout_s: float = EXTRACT_TIMEOUT_S) -> An
     return _SHARED[key]
 
 
-@atexit.register
 def _close_shared() -> None:
     for checker in _SHARED.values():
         checker.close()
+
+
+# Not atexit: a multiprocessing child (a loky worker under cluster=joblib) ends by joining its live
+# non-daemon children, the pool's workers, before atexit or threading's exit hooks could shut the pool
+# down, so the worker never exited and the sweep hung after its last job. multiprocessing runs
+# finalizers of priority >= 0 before that join (in the main process at exit as well), highest first:
+# above 10, the priority of the queues' own close, whose feeder thread must still carry the pool's
+# stop messages.
+multiprocessing.util.Finalize(None, _close_shared, exitpriority=100)
