@@ -66,29 +66,28 @@ def _plot(summary: dict, stem: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from bot_repro.plots.style import apply_style, colors_for
+    from bot_repro.plots.style import apply_style, group_styles, save
 
     apply_style()
     arms = sorted(summary["runs"])
-    colors = colors_for(arms)
+    styles = group_styles(arms)  # each algorithm's registered colour, marker and display name
     fig, axes = plt.subplots(1, len(PANELS), figsize=(4 * len(PANELS), 3.2), sharex=True)
     for ax, (title, _, _) in zip(axes, PANELS):
         for arm in arms:
-            c = summary["runs"][arm]["curves"][title]
+            c, st = summary["runs"][arm]["curves"][title], styles[arm]
             if c["train"]:
                 xs, ys = zip(*c["train"])
-                ax.plot(xs, ys, color=colors[arm], alpha=0.45, lw=1, label=f"{arm} (training samples)")
+                ax.plot(xs, ys, color=st.color, linestyle=st.linestyle, alpha=0.45, lw=1,
+                        label=f"{st.label} (training samples)")
             if c["eval"]:
                 xs, ys = zip(*c["eval"])
-                ax.plot(xs, ys, color=colors[arm], marker="o", lw=2, label=f"{arm} (held-out)")
+                ax.plot(xs, ys, color=st.color, marker=st.marker, lw=2, label=f"{st.label} (held-out)")
         ax.set_title(title)
         ax.set_xlabel("step")
         ax.set_ylim(-0.03, 1.03)
     axes[0].legend(fontsize=7)
     fig.suptitle("SmolLM2-135M-Instruct on CPU, task=arith: GRPO vs BoT-GRPO (1 seed each)", fontsize=10)
-    fig.tight_layout()
-    for suffix in (".png", ".pdf"):
-        fig.savefig(stem.with_suffix(suffix), dpi=130)
+    save(fig, stem)
     plt.close(fig)
 
 
