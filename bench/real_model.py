@@ -88,7 +88,8 @@ def trainer_ratio(model_dir: Path, task, source, cfg) -> dict:
             output_dir=str(tmp / name), seed=0, max_steps=STEPS + core.WARMUP, per_device_train_batch_size=per_device,
             gradient_accumulation_steps=accumulation, num_generations=t.num_generations,
             max_completion_length=t.max_completion_length, learning_rate=t.learning_rate, logging_steps=1,
-            use_cpu=True, report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
+            use_cpu=True, bf16=False, activation_checkpointing=False,  # as bot_repro.trainer.build sets them on CPU
+            report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
 
     ours_t, trl_t = core.ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, 0, ROUNDS)
