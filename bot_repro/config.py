@@ -176,6 +176,11 @@ class ResourcesCfg:
     use_vllm: bool = False
     vllm_mode: str = checked("colocate", one_of("colocate", "server"))
     vllm_gpu_memory_utilization: float = checked(0.3, IN_0_1)
+    vllm_enforce_eager: bool = False  # the colocated engine skips compilation (CPU: 76-100 s at every start)
+    vllm_kv_cache_gb: float | None = checked(None, POSITIVE)  # the colocated engine's KV cache (None: vLLM sizes it)
+    # a model the colocated vLLM cannot load: "error" (one clear error) or "transformers" (generate with TRL's
+    # transformers path instead, logged and recorded in run.json)
+    vllm_fallback: str = checked("error", one_of("error", "transformers"))
     timeout_min: int = checked(60, POSITIVE)
     setup: list[str] = field(default_factory=list)  # shell lines run before a Slurm job
     torch_threads: int | None = checked(None, POSITIVE)  # intra-op CPU threads per run (None: torch's default); 1 for parallel sweeps

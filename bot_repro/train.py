@@ -26,6 +26,7 @@ from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
 from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
+from bot_repro.trainer.vllm_engine import VllmEngineError
 
 
 def resources_given(overrides: Sequence[str]) -> bool:
@@ -93,7 +94,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     finally:
         if judge is not None:
             judge.close()
-    record.finish("completed", steps=trainer.state.global_step, generated_tokens=trainer.generated_tokens)
+    record.finish("completed", steps=trainer.state.global_step, generated_tokens=trainer.generated_tokens,
+                  generation=trainer.generation_info())
     if is_main():
         print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
     return run_dir
@@ -118,14 +120,14 @@ def main(cfg: DictConfig) -> None:
     except RanksFailed as exc:
         print(f"run failed: {exc}", file=sys.stderr)
         sys.exit(1)
-    except (ConfigError, UnknownNameError, ModelUnavailableError) as exc:
+    except (ConfigError, UnknownNameError, ModelUnavailableError, VllmEngineError) as exc:
         if not is_main():  # rank 0 reports it and tidies the folder
             sys.exit(2)
         if cfg.resume and hc.output_subdir:  # the refused attempt's own config folder goes; the run's stays
             shutil.rmtree(run_dir / hc.output_subdir, ignore_errors=True)
         elif not cfg.resume:
             _discard_if_unused(run_dir)
-        kind = "model not available" if isinstance(exc, ModelUnavailableError) else "config error"
+        kind = "model not available" if isinstance(exc, ModelUnavailableError | VllmEngineError) else "config error"
         print(f"{kind}: {exc}", file=sys.stderr)
         sys.exit(2)
 

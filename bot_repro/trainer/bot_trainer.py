@@ -17,6 +17,8 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 - ``GRPOTrainer._metrics``: ``{"train": defaultdict(list), "eval": ...}``, averaged and logged by TRL.
 - ``GRPOTrainer._calculate_rewards`` passing ``log_metric`` to reward functions.
 - ``Trainer._issue_warnings_after_load(load_result)``: overridden to drop the tied-head false alarm.
+- ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
+  private names are listed in that module.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from bot_repro.trainer.advantage_step import (
 from bot_repro.trainer.dynamic_sampling import refill
 from bot_repro.trainer.step_log import batch_metrics, rollout_rows
 from bot_repro.trainer.token_reward import ScoredBatch, TokenRewardFunction
+from bot_repro.trainer.vllm_engine import Engine, adapt_sync, engine_arguments
 
 # TRL 1.16 reads the deprecated ``model.is_gradient_checkpointing`` at every generation
 # (trl/models/utils.py); transformers 5 warns each time. The setting itself uses the new name.
@@ -58,10 +61,16 @@ class BoTGRPOTrainer(GRPOTrainer):
         dynamic_sampling: DynamicSampling | None = None,
         rollout_dir: str | Path | None = None,
         rollouts_per_step: int = 8,
+        engine: Engine | None = None,
         **kwargs,
     ):
         ADVANTAGES[advantage]  # fail fast on an unknown name
-        super().__init__(*args, reward_funcs=[token_reward], **kwargs)
+        with engine_arguments(engine):  # the colocated vLLM's dtype, eager mode, KV cache (vllm_engine.py)
+            super().__init__(*args, reward_funcs=[token_reward], **kwargs)
+        self.engine = engine if self.use_vllm else None
+        if self.engine is not None:
+            adapt_sync(self.vllm_generation, self.engine)
+        self.generation_fallback: str | None = None  # why vLLM was not used although the preset asked for it
         self.token_reward = token_reward
         self.advantage = advantage
         self.advantage_options = dict(advantage_options or {})
@@ -71,6 +80,15 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.generated_tokens = 0
         # one stream on every rank: each draws the whole round and keeps its slice (as one process would)
         self._draw_gen = torch.Generator().manual_seed(int(self.args.seed))
+
+    def generation_info(self) -> dict:
+        """What generated the rollouts (run.json's ``generation``)."""
+        if self.engine is not None:
+            return self.engine.describe()
+        info = {"engine": "vllm-server" if self.use_vllm else "transformers"}
+        if self.generation_fallback:
+            info["fallback_from_vllm"] = self.generation_fallback
+        return info
 
     def create_model_card(self, *args, **kwargs) -> None:
         """No TRL model card in checkpoints/: it describes a hub upload of vanilla GRPO; a run's

