@@ -8,7 +8,8 @@ Transient failures are retried up to ``max_retries`` times after
 (capped at ``retry_after_max_s``) is waited for when it is longer. When the retries are spent,
 or on a permanent error, ``JudgeCallFailed`` carries the reason; roles turn it into the failure
 values. Identical requests already in flight share one call: a sweep's runs and the repeated
-items of a batch pay once.
+items of a batch pay once. With ``structured_outputs`` the role's reply regex travels in the
+request's params (``params["regex"]``), which backends that can constrain decoding send.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot_repro.judges.backends.base import Backend, PermanentError, TransientErr
 from bot_repro.judges.cache import CachedReply, JudgeCache, cache_key
 from bot_repro.judges.metrics import JudgeMetrics
 from bot_repro.judges.options import JudgeOptions
+from bot_repro.judges.parsers import REPLY_PATTERNS
 
 log = logging.getLogger("bot_repro.judges")
 
@@ -63,7 +65,9 @@ class CallRunner:
 
     async def call(self, role: str, messages: list[dict[str, Any]], sample: int = 0) -> str:
         """The reply text; ``sample`` separates calls meant as independent draws of one request."""
-        params = {"temperature": float(self.opts.temperature), "max_tokens": int(self.opts.max_tokens)}
+        params: dict[str, Any] = {"temperature": float(self.opts.temperature), "max_tokens": int(self.opts.max_tokens)}
+        if self.opts.structured_outputs and role in REPLY_PATTERNS:
+            params["regex"] = REPLY_PATTERNS[role]  # part of the cache key: a constrained reply differs
         key = cache_key(self.opts.backend, self.opts.model, messages, {**params, "sample": sample})
         self.metrics.add(calls=1)
         hit = self._cache_get(key)

@@ -8,8 +8,13 @@ method fans its items out concurrently; the bound on calls in flight is global t
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import socket
 import sqlite3
 import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,11 +41,60 @@ T = TypeVar("T")
 FAILURE_LOG = "judge_failures.jsonl"
 
 
+PROBE_TIMEOUT_S = 5.0
+
+
 def preflight(opts: JudgeOptions) -> None:
     """What a client would refuse at start, checked without starting one (no session, no folder):
-    prompt templates load and the backend's credentials are present. Raises ``ConfigError``."""
+    prompt templates load, the backend's credentials are present, and a self-hosted server
+    answers (``check_reachable``). Raises ``ConfigError``."""
     PromptBook(opts)
     JUDGE_BACKENDS[opts.backend](opts).check_credentials()
+    check_reachable(opts)
+
+
+def self_hosted(url: str) -> bool:
+    """The URL's host is a loopback or private address (a name counts when all its addresses are)."""
+    host = urllib.parse.urlsplit(url).hostname
+    if not host:
+        return False
+    try:
+        addresses = {ipaddress.ip_address(host)}
+    except ValueError:
+        try:  # a name: resolved locally (no resolver on an offline machine means "not known to be ours")
+            addresses = {ipaddress.ip_address(a[4][0].split("%")[0]) for a in socket.getaddrinfo(host, None)}
+        except (OSError, ValueError, UnicodeError):
+            return False
+    return bool(addresses) and all(a.is_loopback or a.is_private or a.is_link_local for a in addresses)
+
+
+def check_reachable(opts: JudgeOptions, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+    """``ConfigError`` naming judge.base_url when GET {base_url}/models gets no HTTP answer.
+
+    Only for the openai backend, and by default (``judge.preflight_probe=auto``) only for a
+    self-hosted base_url: a hosted API is not probed, since that needs the network and a key at
+    config time, and its failures are the retries' business. Any HTTP status counts as an answer
+    (a server that wants a key says 401): only a refused connection, a timeout or an unresolvable
+    host fails. ``always`` probes every base_url, ``never`` none.
+    """
+    if opts.backend != "openai" or not opts.base_url or opts.preflight_probe == "never":
+        return
+    if opts.preflight_probe == "auto" and not self_hosted(opts.base_url):
+        return
+    url = opts.base_url.rstrip("/") + "/models"
+    handlers = [urllib.request.ProxyHandler({})] if self_hosted(opts.base_url) else []  # no proxy for our own hosts
+    try:
+        with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s):
+            return
+    except urllib.error.HTTPError:
+        return  # it answered
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ConfigError(
+            f"judge.base_url={opts.base_url!r} does not answer (GET {url}: {reason}); start the judge server "
+            "(python -m bot_repro.judges.serve prints the override) or fix judge.base_url "
+            "(judge.preflight_probe=never skips this check)"
+        ) from exc
 
 
 class JudgeClient:

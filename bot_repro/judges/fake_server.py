@@ -74,6 +74,7 @@ class FakeJudgeServer:
         app = web.Application(client_max_size=64 * 1024**2)
         for api, wire in WIRES.items():
             app.router.add_post(wire.path, self._endpoint(api))
+        app.router.add_get("/v1/models", self._models)  # what readiness checks and judge preflight ask
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, HOST, port)
@@ -116,6 +117,9 @@ class FakeJudgeServer:
         return self.base_url.removesuffix("/v1")
 
     # -- handlers ----------------------------------------------------------------------------
+
+    async def _models(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response({"object": "list", "data": [{"id": "fake-judge", "object": "model"}]})
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
         self.requests.append(neutral)
@@ -167,7 +171,10 @@ async def _truncated(request: web.Request, body: bytes) -> web.StreamResponse:
 
 
 def _params(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: data.get(k) for k in ("temperature", "max_tokens")}
+    params = {k: data.get(k) for k in ("temperature", "max_tokens")}
+    if "structured_outputs" in data:  # vLLM's field (judge.structured_outputs): recorded, not obeyed
+        params["structured_outputs"] = data["structured_outputs"]
+    return params
 
 
 def _image(raw: bytes) -> dict[str, Any]:

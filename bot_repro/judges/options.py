@@ -16,6 +16,7 @@ from bot_repro.cache import cache_root
 from bot_repro.config_errors import ConfigError, build_options
 
 BACKENDS = ("openai", "anthropic", "bedrock", "hf_local", "loopback")
+PROBES = ("auto", "always", "never")
 DISABLED = "none"  # conf/judge/none.yaml: no judge client is built
 
 # The checkout's conf/ directory; relative template paths resolve against the repository root.
@@ -61,6 +62,13 @@ class JudgeOptions:
     device: str = "auto"  # hf_local only: "auto" (cuda when available), "cpu", "cuda:0", ...
     step_lookahead: int = 1  # error propagation: steps of one solution judged at once
     loopback_latency_s: float = 0.0  # loopback only: delay of the harness-started fake server
+    # openai backend on vLLM (>= 0.10) only: each request carries vLLM's ``structured_outputs``
+    # field with its role's reply format as a regex (bot_repro.judges.parsers.REPLY_PATTERNS), so
+    # that a small model gives parseable verdicts. OpenAI's own API refuses the field.
+    structured_outputs: bool = False
+    # the reachability probe at preflight (GET {base_url}/models, openai backend): "auto" probes
+    # only self-hosted URLs (a loopback or private address), "always" any, "never" none
+    preflight_probe: str = "auto"
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -94,6 +102,15 @@ class JudgeOptions:
             value = getattr(self, name)
             if not isinstance(value, int | float) or value < 0:
                 raise ConfigError(f"judge.{name}={value!r} must be >= 0")
+        if not isinstance(self.structured_outputs, bool):
+            raise ConfigError(f"judge.structured_outputs={self.structured_outputs!r} must be true or false")
+        if self.structured_outputs and self.backend not in ("openai", "loopback"):
+            raise ConfigError(
+                f"judge.structured_outputs=true needs an OpenAI-compatible vLLM server (backend openai), "
+                f"not backend {self.backend!r}"
+            )
+        if self.preflight_probe not in PROBES:
+            raise ConfigError(f"judge.preflight_probe={self.preflight_probe!r} is not supported; allowed: {', '.join(PROBES)}")
         if not 0.0 <= float(self.temperature) <= 2.0:
             raise ConfigError(f"judge.temperature={self.temperature!r} must be in [0, 2]")
         unknown = sorted(set(self.prompts) - set(DEFAULT_PROMPTS))

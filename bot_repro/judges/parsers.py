@@ -27,6 +27,24 @@ NON_REACT_SENTINEL = "NON_REACT_CODE"
 MAX_LINES = 3
 IMPACTS = (-1, -2, -3)
 
+# role -> the regex of a well-formed reply in the formats above, for servers that constrain
+# decoding to it (vLLM's ``structured_outputs``; judge.structured_outputs=true). Bounded lengths
+# keep a constrained reply inside max_tokens; a reply cut short still fails to parse, as usual.
+_SCORE_RE = r"SCORE: (10|[0-9])\nJUSTIFICATION: [^\n]{1,300}"
+_LINES_RE = r"LINE_ANALYSIS:\n(NONE|([0-9]{1,4}: [^\n|]{0,120} \| DESC: [^\n|]{1,160} \| IMPACT: -[123]\n){1,3})"
+_VERDICT_RE = r"VERDICT: (\+1|0|-1)"
+REPLY_PATTERNS = {
+    "code_score": f"({NON_REACT_SENTINEL}|{_SCORE_RE})",
+    "code_lines": f"({NON_REACT_SENTINEL}|{_SCORE_RE}\\n{_LINES_RE})",
+    "screenshot_global": _SCORE_RE,
+    "screenshot_one_turn": f"{_SCORE_RE}\\n{_LINES_RE}",
+    "screenshot_two_turn_score": _SCORE_RE,
+    "screenshot_two_turn_lines": _LINES_RE,
+    "pairwise": "WINNER: [AB]",
+    "step_independent": _VERDICT_RE,
+    "step_context_aware": _VERDICT_RE,
+}
+
 _DECOR = " \t*_`>#"
 _FIELD = re.compile(r"^[\s>#*_`-]*(?P<name>SCORE|JUSTIFICATION|LINE_ANALYSIS|VERDICT|WINNER)[\s*_`]*:(?P<rest>.*)$",
                     re.IGNORECASE | re.MULTILINE)

@@ -96,7 +96,8 @@ def _count(value: Any) -> int:
 
 @JUDGE_BACKENDS.register("openai")
 class OpenAIBackend(_HttpBackend):
-    """POST {base_url}/chat/completions with Bearer auth when ``api_key_env`` is set."""
+    """POST {base_url}/chat/completions with Bearer auth when ``api_key_env`` is set; with
+    ``judge.structured_outputs`` the body carries vLLM's ``structured_outputs: {regex: ...}``."""
 
     name = "openai"
 
@@ -115,6 +116,8 @@ class OpenAIBackend(_HttpBackend):
             "temperature": params["temperature"],
             "max_tokens": params["max_tokens"],
         }
+        if "regex" in params:  # judge.structured_outputs: vLLM constrains decoding to the reply format
+            body["structured_outputs"] = {"regex": params["regex"]}
         data = await self._post(self._url(), headers, body)
         try:
             content = data["choices"][0]["message"]["content"]
