@@ -5,8 +5,8 @@ reader (``read.read_run_json``); a ``run.json`` without it was written before th
 reads as version 1 (the same layout). Change the version when a reader would misread old runs.
 
 Private TRL 1.16 / transformers 5.23 names this module depends on (guarded by
-tests/unit/test_trl_surface.py): the log keys in ``RENAME``, which GRPOTrainer writes into
-``self._metrics[mode][...]`` and transformers' Trainer into ``logs[...]``.
+tests/unit/test_trl_surface.py): the log keys in ``RENAME`` and ``VLLM_SAMPLING_KEYS``, which GRPOTrainer
+writes into ``self._metrics[mode][...]`` and transformers' Trainer into ``logs[...]``.
 """
 
 from __future__ import annotations
@@ -43,8 +43,14 @@ RENAME = {
 # the trainer's own statistics of the batch that trains (bot_repro/trainer/step_log.py)
 BATCH_KEYS = ("reward_mean", "reward_std", "global_reward_mean", "local_reward_mean",
               "adv_mean", "adv_std", "adv_min", "adv_max")  # fmt: skip
+# TRL's record of the vLLM engine against the trainer (use_vllm with vllm_importance_sampling_correction,
+# which the trainer sets on; none on the transformers-generate path): mean and max |logp(vLLM) - logp(trainer)|
+# over completion tokens, and the importance-sampling ratios' range. Kept under TRL's names ("sampling/").
+VLLM_SAMPLING_KEYS = ("sampling/sampling_logp_difference/mean", "sampling/sampling_logp_difference/max",
+                      "sampling/importance_sampling_ratio/min", "sampling/importance_sampling_ratio/mean",
+                      "sampling/importance_sampling_ratio/max")  # fmt: skip
 # logged keys with these prefixes pass through under their own names (their "/std" twins are dropped)
-PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/")
+PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "sampling/")
 
 
 def rollout_file(step: int) -> str:

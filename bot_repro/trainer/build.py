@@ -156,6 +156,11 @@ def grpo_args(cfg: RunConfig, run_dir: Path) -> GRPOConfig:
         chat_template_kwargs=dict(cfg.model.chat_template_kwargs) or None,
         eval_strategy="no",
         dataloader_num_workers=0,
+        # with use_vllm: TRL recomputes the trainer's logprobs of every vLLM completion, logs the gap
+        # (sampling/... in metrics.jsonl) and corrects the loss by the vLLM-to-trainer ratio; TRL's default,
+        # stated so no preset loses it silently (trainer.extra may still turn it off). Mode and bounds stay
+        # TRL's: sequence_mask, a sequence whose ratio exceeds 3.0 gets zero weight.
+        vllm_importance_sampling_correction=True,
     )
     kwargs.update(cfg.algorithm.trl)
     kwargs.update(tr.extra)

@@ -3,7 +3,7 @@
 The folder's format and writers are ``bot_repro.run_folder``'s; this module gathers what a training
 run records there: ``.hydra/`` (the composed config of the first attempt, written by Hydra; each
 resumed attempt keeps its own in ``.hydra/resume-<time>/``), ``run.json`` (git SHA, package versions,
-hardware, seed, host, command, times, exit status, one entry per attempt) and the checkpoints; in a
+hardware, seed, host, command, times, exit status, peak memory, one entry per attempt) and the checkpoints; in a
 run of several processes only rank 0 writes them.
 ``ResumeState`` is everything resume needs in one place: the checkpoint, ``metrics.jsonl``
 truncated to its step so that every step appears exactly once, and the counters TRL does not
@@ -183,8 +183,20 @@ class RunRecord:
             write_run_json(self.run_dir, self.data)
 
     def finish(self, status: str, error: str | None = None, **extra) -> None:
-        self.data.update(end_time=time.strftime("%Y-%m-%dT%H:%M:%S%z"), status=status, error=error, **extra)
+        self.data.update(end_time=time.strftime("%Y-%m-%dT%H:%M:%S%z"), status=status, error=error,
+                         memory=peak_memory(), **extra)
         self._dump()
+
+
+def peak_memory() -> dict[str, float]:
+    """Peak resident memory in GB (1e9 bytes) so far: of this process (the trainer, with a colocated vLLM
+    engine, which runs in the trainer's process), and of the largest child process that has ended
+    (checker pools, loky workers); children still running are not counted."""
+    import resource
+
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return {f"peak_rss_{who}_gb": round(resource.getrusage(flag).ru_maxrss * scale / 1e9, 3)
+            for who, flag in (("process", resource.RUSAGE_SELF), ("children", resource.RUSAGE_CHILDREN))}
 
 
 def _flat(node, prefix: str = "") -> dict[str, object]:

@@ -1,7 +1,7 @@
 """The colocated vLLM engine (``resources.use_vllm``, ``vllm_mode=colocate``): what TRL 1.16 leaves out.
 
 TRL's ``VLLMGeneration`` builds ``vllm.LLM(...)`` itself, and no GRPOConfig field reaches its dtype or
-eager switch, so two things are added here and nowhere else:
+eager switch, so two things are added here and nowhere else (the third point is what stays TRL's):
 
 - **Engine arguments** (every device): ``dtype`` is the trainer's ``model.dtype``, so the engine samples
   from the weights the trainer trains (fp32 on CPU; bf16 on the GPU presets, which is also what vLLM's
@@ -16,12 +16,20 @@ eager switch, so two things are added here and nowhere else:
   handle, so the first sync fails (``'Parameter' object has no attribute 'weight_loader'``). The CPU
   sync hands the same parameter stream to vLLM's own in-place reload
   (``model_runner.reload_weights(weights_iterator=..., is_checkpoint_format=True)``), which loads in
-  checkpoint format and repacks. GPU keeps TRL's sync.
+  checkpoint format and repacks. A tied output layer (e.g. SmolLM2's ``lm_head``, which shares
+  ``embed_tokens``' weight) is not in that stream, so the reload leaves its oneDNN handle packed from the
+  old embedding: greedy output then followed the new body with the old head (max |dlogp| 0.72 after a
+  perturbed sync, measured). The sync repacks every layer whose weight is shared (1e-5 after). GPU keeps
+  TRL's sync (its GEMMs read the shared weight itself).
+- **Importance sampling** is TRL's (``vllm_importance_sampling_correction``, set on by ``build.grpo_args``
+  on every preset: sequence_mask, ratios above 3.0 masked); its ``sampling/...`` metrics, among them
+  mean |logp(vLLM) - logp(trainer)|, reach ``metrics.jsonl`` (``run_folder.schema.VLLM_SAMPLING_KEYS``).
 
 Private names of TRL 1.16 / vLLM 0.30 used here (guarded by tests/unit/test_trl_surface.py):
 ``trl.generation.vllm_generation.LLM`` (the module global ``_init_vllm`` calls),
-``VLLMGeneration._iter_named_params`` and ``.llm``, and vLLM's
-``llm_engine.model_executor.driver_worker.model_runner.reload_weights``.
+``VLLMGeneration._iter_named_params``, ``.llm`` and ``.sync_weights``, and vLLM's
+``llm_engine.model_executor.driver_worker.model_runner.reload_weights`` and ``.get_model()``, and its
+layers' ``quant_method.process_weights_after_loading``.
 """
 
 from __future__ import annotations
@@ -164,10 +172,26 @@ def engine_arguments(engine: Engine | None):
         vllm_generation.LLM = original
 
 
+def repack_shared_weights(model) -> int:
+    """Rebuild the CPU GEMM handle of every layer whose weight Parameter another layer shares (a tied
+    ``lm_head``); returns how many were rebuilt. The handle is packed from the weight's values when the
+    layer is processed, and a reload processes only the layers it streamed weights into."""
+    users: dict[int, list] = {}
+    for module in model.modules():
+        weight = getattr(module, "weight", None)
+        if weight is not None and getattr(module, "quant_method", None) is not None:
+            users.setdefault(id(weight), []).append(module)
+    shared = [m for group in users.values() if len(group) > 1 for m in group]
+    for module in shared:
+        module.quant_method.process_weights_after_loading(module)
+    return len(shared)
+
+
 def _reload_sync(self) -> None:
     """``VLLMGeneration.sync_weights`` on CPU: the trainer's parameters, through vLLM's in-place reload."""
     runner = self.llm.llm_engine.model_executor.driver_worker.model_runner
     runner.reload_weights(weights_iterator=self._iter_named_params(), is_checkpoint_format=True)
+    repack_shared_weights(runner.get_model())
     self.llm.reset_prefix_cache()
 
 

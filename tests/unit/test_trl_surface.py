@@ -1,4 +1,4 @@
-"""The private TRL / transformers names bot_trainer.py depends on (listed in its docstring).
+"""The private TRL / transformers / vLLM names our modules depend on (each listed in its module docstring).
 
 Each check fails when an upgrade renames or reshapes one, so the upgrade is reviewed instead of
 silently changing training: the pins in pyproject.toml say which release these were read from.
@@ -10,6 +10,7 @@ import inspect
 import re
 from pathlib import Path
 
+import pytest
 import transformers
 import trl
 from transformers import Trainer
@@ -81,6 +82,14 @@ def test_renamed_log_keys_are_still_logged():
     assert not missing, f"TRL/transformers no longer log {missing}: run_folder.schema.RENAME reads them"
 
 
+def test_vllm_sampling_keys_are_still_logged():
+    from bot_repro.run_folder.schema import PASSTHROUGH_PREFIXES, VLLM_SAMPLING_KEYS
+
+    missing = sorted(k for k in VLLM_SAMPLING_KEYS if k not in _trl_metric_keys())
+    assert not missing, f"TRL no longer logs {missing}: run_folder.schema.VLLM_SAMPLING_KEYS names them"
+    assert all(k.startswith(PASSTHROUGH_PREFIXES) for k in VLLM_SAMPLING_KEYS)  # they reach metrics.jsonl
+
+
 def test_reward_kwargs_added_by_trl_are_the_listed_ones():
     from bot_repro.trainer.token_reward import _TRL_KWARGS
 
@@ -108,3 +117,64 @@ def test_module_docstrings_list_their_private_names():
     assert "BasicSweeper.split_arguments" in sweep.__doc__
     assert "_calculate_rewards" in token_reward.__doc__
     assert "RENAME" in schema.__doc__ and "_metrics" in schema.__doc__
+
+
+# ---- the colocated vLLM engine's names (bot_repro/trainer/vllm_engine.py's docstring lists them) -------------
+
+
+def _vllm_generation():
+    pytest.importorskip("vllm", reason="vLLM is not installed (make install-vllm); its private names are not checked")
+    from trl.generation import vllm_generation
+
+    return vllm_generation
+
+
+def test_vllm_engine_docstring_lists_its_private_names():
+    from bot_repro.trainer import vllm_engine
+
+    doc = " ".join(vllm_engine.__doc__.split())
+    for name in ("trl.generation.vllm_generation.LLM", "_iter_named_params", ".llm", ".sync_weights",
+                 "reload_weights", ".get_model()", "process_weights_after_loading"):  # fmt: skip
+        assert name in doc, name
+
+
+def test_trl_builds_the_engine_through_its_module_global_llm():
+    vg = _vllm_generation()
+    src = inspect.getsource(vg.VLLMGeneration._init_vllm)
+    assert "self.llm = LLM(" in src, "TRL no longer builds the colocated engine as self.llm = LLM(...)"
+    # engine_arguments adds these; TRL passing one itself would be a duplicate keyword (TypeError)
+    call = src[src.index("self.llm = LLM(") :]
+    call = call[: call.index("\n            )")]
+    passed = set(re.findall(r"^\s+(\w+)=", call, re.M))
+    assert "model" in passed and "logprobs_mode" in passed, sorted(passed)
+    added = {"dtype", "enforce_eager", "kv_cache_memory_bytes"} & passed
+    assert not added, f"TRL now passes {sorted(added)} to LLM(...), as vllm_engine.engine_arguments does"
+    from vllm import LLM
+
+    assert vg.LLM is LLM
+
+
+def test_trl_sync_weights_and_param_stream():
+    vg = _vllm_generation()
+    for name in ("sync_weights", "_iter_named_params"):
+        assert list(inspect.signature(getattr(vg.VLLMGeneration, name)).parameters) == ["self"], name
+    src = inspect.getsource(vg.VLLMGeneration.sync_weights)
+    # the colocate path vllm_engine replaces on CPU, and the cache reset it repeats
+    assert "self.llm.llm_engine.model_executor.driver_worker.model_runner.model.load_weights" in src
+    assert "self.llm.reset_prefix_cache()" in src
+    # the trainer calls the instance's sync_weights, so adapt_sync's per-instance method is what runs
+    assert "self.vllm_generation.sync_weights()" in inspect.getsource(GRPOTrainer)
+
+
+def test_vllm_reload_weights_and_tied_head():
+    _vllm_generation()
+    from vllm.model_executor.layers.vocab_parallel_embedding import UnquantizedEmbeddingMethod
+    from vllm.v1.worker.cpu_model_runner import CPUModelRunner
+
+    params = inspect.signature(CPUModelRunner.reload_weights).parameters
+    assert {"weights_iterator", "is_checkpoint_format"} <= set(params)
+    assert params["is_checkpoint_format"].default is True
+    assert list(inspect.signature(CPUModelRunner.get_model).parameters) == ["self"]
+    # repack_shared_weights finds a tied head by Parameter identity and rebuilds it with this method
+    assert "layer.weight = embed_tokens.weight" in inspect.getsource(UnquantizedEmbeddingMethod.tie_weights)
+    assert "dispatch_cpu_unquantized_gemm" in inspect.getsource(UnquantizedEmbeddingMethod.process_weights_after_loading)
