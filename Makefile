@@ -76,8 +76,8 @@ install-react:
 
 # The test command README.md and .ci/run use (about 22 minutes on 2 cores: 1,292 s measured 2026-12-02 at 280d3bc, with a niced study beside it; test-fast: about 2).
 PYTEST_FLAGS := -q -o console_output_style=count
-## install what is missing, then run the whole suite (~22 min on 2 cores)
-test: install
+## install what is missing (vLLM's CPU build included), then run the whole suite (~22 min on 2 cores)
+test: install install-vllm
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
 
 ## unit and config tests only, no slow ones (~2 min)
@@ -97,6 +97,8 @@ bench:
 	$(PY) -m bench.aime
 	$(PY) -m bench.react
 	$(PY) -m bench.real_model results/bench/real_model.json
+	$(MAKE) install-vllm
+	$(PY) -m bench.vllm_cpu results/bench/vllm_cpu.json
 
 # GPU check (bench/README.md): on one GPU -> results/bench/gpu.json; `ARGS=--dry-run` runs it tiny on CPU.
 .PHONY: bench-gpu

