@@ -204,7 +204,8 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
     engine = engine_for(cfg.resources, m.dtype)
     if engine is not None:  # before the engine starts: a KV cache that cannot work is a config error
         tokens = longest_prompt_tokens(train_rows + test_rows, tok, dict(m.chat_template_kwargs))
-        check_kv_cache(engine, path, tokens + cfg.trainer.max_completion_length, _total_memory())
+        check_kv_cache(engine, path, tokens + cfg.trainer.max_completion_length, _total_memory(),
+                       args.vllm_max_model_length)
     make = functools.partial(
         BoTGRPOTrainer,
         model=model,

@@ -112,22 +112,31 @@ def kv_bytes_per_token(config: dict, dtype: str) -> int:
     return 2 * text["num_hidden_layers"] * kv_heads * head_dim * size
 
 
-def check_kv_cache(engine: Engine, model_path: str, tokens: int, total_memory: int) -> None:
-    """Refuse, naming ``resources.vllm_kv_cache_gb``, a KV cache that cannot hold one sequence of
-    ``tokens`` (prompt + completion) or that with the model's weights exceeds the machine's memory.
-    Read from the model folder's config.json before vLLM (or the trainer's copy) loads anything."""
+def check_kv_cache(engine: Engine, model_path: str, tokens: int, total_memory: int,
+                   max_model_len: int | None = None) -> None:
+    """Refuse, naming ``resources.vllm_kv_cache_gb``, a KV cache that cannot hold one sequence of the
+    engine's context window, or that with the model's weights exceeds the machine's memory; and a context
+    window (``trainer.extra.vllm_max_model_length``) shorter than ``tokens`` (longest prompt + completion).
+    vLLM refuses to start unless its cache holds one whole context window: ``max_model_len``, else the
+    model's ``max_position_embeddings``. Read from the model folder's config.json before anything loads."""
     if engine.kv_cache_bytes is None:
         return
     cfg_file = Path(model_path) / "config.json"
     if not cfg_file.is_file():  # a hub id: vLLM checks its own KV budget at start
         return
     config = json.loads(cfg_file.read_text())
-    need = kv_bytes_per_token(config, engine.dtype) * tokens
+    if max_model_len is not None and max_model_len < tokens:
+        raise ConfigError(f"trainer.extra.vllm_max_model_length={max_model_len} is shorter than the longest prompt + "
+                          f"max_completion_length ({tokens} tokens); raise it to at least {tokens}")
+    context = max_model_len or config.get("text_config", config).get("max_position_embeddings") or tokens
+    need = kv_bytes_per_token(config, engine.dtype) * context
     gb = engine.kv_cache_bytes / GIB
     if engine.kv_cache_bytes < need:
-        raise ConfigError(f"resources.vllm_kv_cache_gb={gb:g} holds fewer tokens than one sequence needs: {tokens} "
-                          f"tokens (longest prompt + max_completion_length) take {need / GIB:.3f} GiB for this "
-                          f"model; raise it")
+        where = ("trainer.extra.vllm_max_model_length" if max_model_len is not None
+                 else "the model's max_position_embeddings; trainer.extra.vllm_max_model_length sets it")
+        raise ConfigError(f"resources.vllm_kv_cache_gb={gb:g} holds fewer tokens than vLLM's context window of "
+                          f"{context} tokens ({where}), which takes {need / GIB:.3f} GiB for this model: raise it, or "
+                          f"set trainer.extra.vllm_max_model_length={tokens} (longest prompt + max_completion_length)")
     weights = sum(f.stat().st_size for f in Path(model_path).glob("*.safetensors"))
     # the trainer's copy, its Adam state (2x) and the engine's copy, beside the cache
     if engine.kv_cache_bytes + 4 * weights > total_memory:
