@@ -15,11 +15,12 @@ Tokens outside step blocks (the final answer, stray text) get no local reward.
 
 Step scores e_s come from ``params.step_source``: ``judge`` (the run's judge client, strategy
 ``params.strategy``), ``prm`` (a learned PRM, ``params.prm``), ``rule`` (offline arithmetic
-check), ``none`` (GRPO's reward: correctness and format only) or ``auto`` (``judge`` when the run
-has a judge, i.e. ``judge`` is not ``none``, else ``rule``: a function of the saved config, logged
-at start and kept in every sample's ``info["step_source"]``). See ``steps``. ``auto`` is task=aime's
-default stack (conf/reward/aime_default.yaml); the paper's stack ``aime_bot``, which the figures
-use, says ``judge`` and so refuses to run without one.
+check, grounded by default: ``params.rule``), ``none`` (GRPO's reward: correctness and format
+only) or ``auto`` (``judge`` when the run has a judge, i.e. ``judge`` is not ``none``, else
+``rule``: a function of the saved config, logged at start and kept in every sample's
+``info["step_source"]``). See ``steps``. ``auto`` is task=aime's default stack
+(conf/reward/aime_default.yaml); the paper's stack ``aime_bot``, which the figures use, says
+``judge`` and so refuses to run without one.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
 from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.aime.answer import shared_checker
-from bot_repro.tasks.aime.steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleStepScorer
+from bot_repro.tasks.aime.steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleOptions, RuleStepScorer
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
 
 STEP_SOURCES = ("judge", "prm", "rule", "none", "auto")
@@ -54,6 +55,7 @@ class AimeRewardParams:
     check_workers: int = 2
     check_timeout_s: float = 10.0
     prm: dict[str, Any] = field(default_factory=dict)  # PrmOptions keys, for step_source=prm
+    rule: dict[str, Any] = field(default_factory=dict)  # RuleOptions keys, for step_source=rule
 
     def __post_init__(self) -> None:
         if self.step_source not in STEP_SOURCES:
@@ -161,5 +163,5 @@ def make_aime_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> Aim
     elif source == "prm":
         scorer = PrmStepScorer(build_options(PrmOptions, params.prm, "reward.params.prm"))
     elif source == "rule":
-        scorer = RuleStepScorer()
+        scorer = RuleStepScorer(build_options(RuleOptions, params.rule, "reward.params.rule"))
     return AimeReward(params, float(w_g), window, scorer, source)

@@ -12,8 +12,12 @@ Every scorer maps (problem, steps, reference answer) to one score per step, boun
   token (``<extra_0>``) after every step; the model's two-class logits at each separator give the
   positive-class probability p, and e_s = 2p - 1. A step whose separator was cut by
   ``max_length`` scores 0.
-* ``RuleStepScorer``: offline, no model. It reads arithmetic claims "a op b = c" in a step: a
-  false one gives the step -1, otherwise a true one gives +1, otherwise 0 (see ``arithmetic_claims``).
+* ``RuleStepScorer``: offline, no model. It reads arithmetic claims "a op b = c" in a step
+  (``arithmetic_claims``) and classes the step (``step_statuses``): ``false`` (a claim does not
+  hold) -1; ``grounded`` (every claim holds and uses only the problem's numbers or earlier grounded
+  results, see ``grounding``) +1; ``unsupported`` (every claim holds, one uses other numbers)
+  ``RuleOptions.unsupported`` (default 0); ``none`` (no claim) 0. ``RuleOptions.operands=any`` is the
+  ungrounded rule of before (every true step +1).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges.types import StepJudgeInput
+from bot_repro.tasks.aime.grounding import grounded_flags, problem_numbers
 
 STRATEGIES = ("error_propagation", "context_aware", "independent")
 
@@ -34,7 +39,9 @@ _OPS = {
     "+": "+", "-": "-", "*": "*", "×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "/": "/", "÷": "/", "\\div": "/",
 }  # fmt: skip
 _OP = "|".join(re.escape(op) for op in sorted(_OPS, key=len, reverse=True))
-_CLAIM = re.compile(rf"({_NUM})\s*({_OP})\s*(\d+(?:\.\d+)?|\(\s*{_NUM}\s*\))\s*=\s*({_NUM})")
+_CLAIM = re.compile(rf"(?<![\d.])({_NUM})\s*({_OP})\s*(\d+(?:\.\d+)?|\(\s*{_NUM}\s*\))\s*=\s*({_NUM})")
+# (the look-behind keeps finditer from restarting inside a digit run: linear time on long numerals,
+# and such a start is skipped below anyway)
 # a claim is only read when it is not part of a longer expression: what sits right before ``a``
 # or right after ``c`` must not continue the expression
 _TOUCHING_BAD = re.compile(r"[\w.,)\]}^!]$")  # directly before a, no space between
@@ -48,6 +55,8 @@ _AFTER_BAD = re.compile(r"^(?:\s*[+\-*/×·÷^(%!]|\s*\\(?:times|cdot|div|frac|%
 class Claim:
     text: str
     true: bool
+    operands: tuple[float, float] = (math.nan, math.nan)  # a and b
+    result: float = math.nan  # c as written
 
 
 def _claim_holds(a: float, op: str, b: float, c: str) -> bool:
@@ -83,21 +92,59 @@ def arithmetic_claims(step: str) -> list[Claim]:
         if _AFTER_BAD.match(step[m.end() :]):
             continue
         a, op, b, c = m.group(1), _OPS[m.group(2)], m.group(3).strip("() "), m.group(4)
-        claims.append(Claim(m.group(0), _claim_holds(float(a), op, float(b), c)))
+        x, y = float(a), float(b)
+        claims.append(Claim(m.group(0), _claim_holds(x, op, y, c), (x, y), float(c)))
     return claims
 
 
+STATUSES = ("none", "false", "unsupported", "grounded")  # of a step, for the rule scorer
+OPERANDS = ("grounded", "any")
+
+
+@dataclass
+class RuleOptions:
+    """``reward.params.rule`` (step_source=rule)."""
+
+    operands: str = "grounded"  # grounded: true steps on other numbers score ``unsupported``; any: +1 (the old rule)
+    unsupported: float = 0.0  # score of a true but unsupported step: no credit and no penalty, as the judge's 0
+
+    def __post_init__(self) -> None:
+        if self.operands not in OPERANDS:
+            raise ConfigError(f"rule.operands={self.operands!r} is unknown; allowed: {', '.join(OPERANDS)}")
+        if not isinstance(self.unsupported, int | float) or not -1.0 <= self.unsupported < 1.0:
+            raise ConfigError(
+                f"rule.unsupported={self.unsupported!r} must be a number in [-1, 1): an unsupported step "
+                "must pay less than a grounded one (+1)"
+            )
+
+
+def step_statuses(problem: str, steps: list[str]) -> list[str]:
+    """One of ``STATUSES`` per step: ``none`` without claims, ``false`` if a claim does not hold,
+    else ``grounded`` if every claim is grounded (``grounding.grounded_flags``), else ``unsupported``."""
+    claims = [arithmetic_claims(step) for step in steps]
+    flags = grounded_flags(problem_numbers(problem), claims)
+    statuses = []
+    for step_claims, step_flags in zip(claims, flags):
+        if not step_claims:
+            statuses.append("none")
+        elif not all(c.true for c in step_claims):
+            statuses.append("false")
+        else:
+            statuses.append("grounded" if all(step_flags) else "unsupported")
+    return statuses
+
+
 class RuleStepScorer:
-    """-1 if a step holds a false arithmetic claim, +1 if it holds only true ones, 0 without claims."""
+    """Step scores from ``step_statuses``: false -1, grounded +1, unsupported ``options.unsupported``
+    (+1 with ``operands=any``), none 0."""
+
+    def __init__(self, options: RuleOptions | None = None):
+        self.options = options or RuleOptions()
+        unsupported = 1.0 if self.options.operands == "any" else float(self.options.unsupported)
+        self.values = {"none": 0.0, "false": -1.0, "unsupported": unsupported, "grounded": 1.0}
 
     def score(self, problems: list[str], steps: list[list[str]], answers: list[str]):
-        scores = []
-        for solution in steps:
-            row = []
-            for step in solution:
-                claims = arithmetic_claims(step)
-                row.append(0.0 if not claims else (-1.0 if any(not c.true for c in claims) else 1.0))
-            scores.append(row)
+        scores = [[self.values[s] for s in step_statuses(p, solution)] for p, solution in zip(problems, steps)]
         return scores, [None] * len(steps)
 
 
