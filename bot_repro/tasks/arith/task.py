@@ -1,13 +1,16 @@
 """The arith task and its reward source ``arith`` (AIME's prompts, parser, checker and Eq. 8).
 
-``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` instead of a file;
-its evaluation adds step metrics. ``shots`` worked examples (further generated problems, never a
+``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` (at ``level``
+one_step or two_step) instead of a file; its evaluation adds step metrics. ``shots`` worked examples (further generated problems, never a
 training or test one, with their reference solutions in the step format) go before each problem
 as earlier user / assistant turns of the chat: SmolLM2-135M ignores the format when it is only
 described, and copies it from an earlier assistant turn (results/real_small/README.md). ``ArithReward`` is AIME's reward (default step scorer: the
 arithmetic rule) plus components for the curves of ``experiment=real_small``: ``format_ok``,
-``format_perfect``, ``steps_checked`` (steps holding an "a op b = c" claim) and ``steps_true``
-(those whose claims all hold); the pooled step accuracy of a batch is their ratio of means.
+``format_perfect``, ``steps_checked`` (steps holding an "a op b = c" claim), ``steps_true``
+(those whose claims all hold) and ``steps_grounded`` (true, and every operand is the problem's or
+an earlier grounded result: ``aime.grounding``); the pooled step accuracy of a batch is
+``steps_true`` over ``steps_checked``, the grounded one ``steps_grounded`` over ``steps_checked``.
+The three counts come from the rule's step classes whatever the step source.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from typing import Any
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardResult
 from bot_repro.tasks.aime.reward import make_aime_reward
-from bot_repro.tasks.aime.steps import arithmetic_claims
+from bot_repro.tasks.aime.steps import STATUSES, step_statuses
 from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, parse_solution
 from bot_repro.tasks.aime.task import AimeTask, AimeTaskParams
-from bot_repro.tasks.arith.data import make_problems
+from bot_repro.tasks.arith.data import LEVELS, make_problems
 from bot_repro.tasks.base import TASKS
 
 
@@ -30,7 +33,8 @@ class ArithTaskParams:
     n_train: int = 256
     n_test: int = 32
     seed: int = 0  # the problems are a function of it (not of the run's seed)
-    shots: int = 0  # worked examples as earlier chat turns (see the module docstring)
+    level: str = "two_step"  # one_step | two_step (data.py); two_step is the problem set of earlier runs
+    shots: int = 0  # worked examples of the same level, as earlier chat turns (see the module docstring)
     ks: list[int] = field(default_factory=lambda: [1, 2, 4])
     system_prompt: str | None = None  # null: the model family's AIME prompt (step format)
     check_workers: int = 1
@@ -41,6 +45,8 @@ class ArithTaskParams:
             raise ConfigError(f"n_train={self.n_train} and n_test={self.n_test} must both be >= 1")
         if self.shots < 0:
             raise ConfigError(f"shots={self.shots} must be >= 0")
+        if self.level not in LEVELS:
+            raise ConfigError(f"level={self.level!r} is unknown; allowed: {', '.join(LEVELS)}")
 
 
 class ArithTask(AimeTask):
@@ -57,7 +63,7 @@ class ArithTask(AimeTask):
         if self._cache is None:
             p = self.arith
             # the examples are drawn after the train and test rows, so adding shots leaves those unchanged
-            rows = make_problems(p.n_train + p.n_test + p.shots, p.seed, "arith")
+            rows = make_problems(p.n_train + p.n_test + p.shots, p.seed, "arith", p.level)
             self.examples = rows[p.n_train + p.n_test:]
             split = p.n_train + p.n_test
             self._cache = ([self._row(r) for r in rows[: p.n_train]], [self._row(r) for r in rows[p.n_train:split]])
@@ -72,15 +78,18 @@ class ArithTask(AimeTask):
 
     def evaluate_detailed(self, completions, rows):
         """AIME's metrics plus ``step_accuracy`` (checked steps whose claims hold, pooled over
-        samples; 0 when no step was checked) and ``checked_steps_per_sample``."""
+        samples; 0 when no step was checked), ``grounded_step_accuracy`` (checked steps that are
+        true and grounded, pooled the same way) and ``checked_steps_per_sample``."""
         metrics, records = super().evaluate_detailed(completions, rows)
-        checked = true = 0
+        problems = {row["id"]: str(row.get("problem", "")) for row in rows}
+        counts = dict.fromkeys(STATUSES, 0)
         for rec in records:
-            for step in parse_solution(rec["completion"], timeout_s=self.params.check_timeout_s).steps:
-                claims = arithmetic_claims(step.text)
-                checked += bool(claims)
-                true += bool(claims) and all(c.true for c in claims)
-        metrics["step_accuracy"] = true / checked if checked else 0.0
+            steps = parse_solution(rec["completion"], timeout_s=self.params.check_timeout_s).steps
+            for status in step_statuses(problems[rec["id"]], [step.text for step in steps]):
+                counts[status] += 1
+        checked = counts["false"] + counts["unsupported"] + counts["grounded"]
+        metrics["step_accuracy"] = (counts["unsupported"] + counts["grounded"]) / checked if checked else 0.0
+        metrics["grounded_step_accuracy"] = counts["grounded"] / checked if checked else 0.0
         metrics["checked_steps_per_sample"] = checked / max(1, len(records))
         return metrics, records
 
@@ -97,16 +106,21 @@ class ArithReward:
     def __init__(self, inner):
         self.inner = inner
         self.window = inner.window
+        self.timeout_s, self.max_steps = inner.params.check_timeout_s, inner.params.max_steps
 
     def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]:
         results = self.inner.score(completions, rows)
-        for res in results:
-            status, e = res.info["format"], res.info["step_scores"]
+        for res, text, row in zip(results, completions, rows):
+            status = res.info["format"]
+            # the steps the inner reward scored: its spans are the step blocks, up to max_steps
+            steps = parse_solution(text if isinstance(text, str) else "", timeout_s=self.timeout_s).steps
+            classes = step_statuses(str(row.get("problem", "")), [s.text for s in steps[: self.max_steps]])
             res.components.update(
                 format_ok=float(status != MALFORMED),
                 format_perfect=float(status == PERFECT),
-                steps_checked=float(sum(v != 0 for v in e)),
-                steps_true=float(sum(v > 0 for v in e)),
+                steps_checked=float(sum(c != "none" for c in classes)),
+                steps_true=float(sum(c in ("unsupported", "grounded") for c in classes)),
+                steps_grounded=float(classes.count("grounded")),
             )
         return results
 
