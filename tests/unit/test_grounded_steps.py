@@ -21,6 +21,11 @@ REPO = Path(__file__).resolve().parents[2]
 HACKED = REPO / "results/real_small/run/1_bot_grpo_s0/eval/step_000008/samples.jsonl"
 
 
+def arith_source(params: dict):
+    """task=arith's reward source, as build_task makes it from conf/reward/arith_default.yaml's numbers."""
+    return REWARD_SOURCES["arith"]({"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0, "params": params}, {})
+
+
 def hacked_rows():
     """The committed BoT-GRPO step-8 held-out samples with their problems. The samples name only the
     row id: the run's task (conf/experiment/real_small.yaml: task=arith, seed 0, 256 train rows, so
@@ -72,9 +77,7 @@ def test_the_rule_before_paid_the_hacked_steps_and_the_grounded_one_does_not():
 
 
 def test_arith_reward_keeps_true_and_adds_grounded_counts():
-    source = REWARD_SOURCES["arith"](
-        {"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0, "params": {"step_source": "rule"}}, {}
-    )
+    source = arith_source({"step_source": "rule"})
     pairs = hacked_rows()
     results = source.score([row["completion"] for _, row in pairs],
                            [{"id": row["id"], "problem": p, "answer": row["gold"]} for p, row in pairs])
@@ -129,8 +132,7 @@ def test_rule_options_are_checked():
     with pytest.raises(ConfigError, match=r"rule.unsupported=1.0 must be a number in \[-1, 1\)"):
         RuleOptions(unsupported=1.0)
     with pytest.raises(ConfigError, match="unknown key"):
-        REWARD_SOURCES["arith"]({"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0,
-                                 "params": {"rule": {"grounding": "strict"}}}, {})
+        arith_source({"rule": {"grounding": "strict"}})
 
 
 HOSTILE = [
