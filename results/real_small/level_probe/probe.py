@@ -30,6 +30,11 @@ from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path
 from bot_repro.trainer.callbacks import generate
 
+try:  # model.prompt_format (#34 item 1), where the checkout has it: a base model gets the plain format
+    from bot_repro.models import prompt_format
+except ImportError:
+    prompt_format = None
+
 KEYS = ("pass@1", "pass@2", "pass@4", "sample_accuracy", "format_ok_rate", "format_perfect_rate", "answer_found_rate",
         "step_accuracy", "grounded_step_accuracy", "checked_steps_per_sample")
 
@@ -56,6 +61,8 @@ def probe_level(model_name: str, level: str, args, out_dir: Path) -> dict:
     tok = AutoTokenizer.from_pretrained(path)
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
+    if prompt_format is not None:  # as bot_repro.trainer.build loads the policy's tokenizer
+        prompt_format.apply(tok, cfg.model.prompt_format, cfg.model.name)
     model = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, cfg.model.dtype)).eval()
     ev, chat = cfg.trainer.eval, dict(cfg.model.chat_template_kwargs)
     max_new = ev.max_new_tokens or cfg.trainer.max_completion_length
@@ -94,12 +101,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--greedy", action="store_true")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent)
+    parser.add_argument("--provenance", default="", help="what code ran, when it is not a clean git checkout")
     args = parser.parse_args()
     torch.set_num_threads(1)
     sha = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
                            text=True).stdout.strip()
-    report = {"model": args.model, "git_sha": sha, "tree_dirty": bool(dirty), "torch": torch.__version__,
+    report = {"model": args.model, "provenance": args.provenance, "git_sha": sha, "tree_dirty": bool(dirty), "torch": torch.__version__,
               "torch_threads": torch.get_num_threads(), "machine": platform.machine(),
               "cpu_count": os.cpu_count(), "python": platform.python_version(),
               "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
