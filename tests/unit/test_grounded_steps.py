@@ -165,3 +165,18 @@ def test_hostile_steps_are_bounded_and_never_raise():
     # problem numbers 3.5 and 4 (by magnitude): "-0.5 * -0.5" is not read (an unbracketed negative b),
     # 0.1, 0.2, 1 and 3 are not the problem's
     assert step_statuses(*HOSTILE[7]) == ["grounded", "none", "unsupported", "unsupported"]
+
+
+def test_arith_evaluation_reports_true_and_grounded_step_accuracy():
+    from bot_repro.tasks import TASKS
+
+    task = TASKS["arith"]({"n_train": 256, "n_test": 8}, {"family": "qwen2"})
+    _, test = task.datasets()
+    pairs = hacked_rows()
+    assert [r["id"] for r in test] == [row["id"] for _, row in pairs[::2]]
+    completions = [[pairs[2 * i][1]["completion"], pairs[2 * i + 1][1]["completion"]] for i in range(len(test))]
+    metrics, _ = task.evaluate_detailed(completions, test)
+    # the counts of test_hacked_real_small_samples_score_unsupported: 19 true and 12 grounded of 27 checked
+    assert metrics["step_accuracy"] == pytest.approx(19 / 27)
+    assert metrics["grounded_step_accuracy"] == pytest.approx(12 / 27)
+    assert metrics["checked_steps_per_sample"] == pytest.approx(27 / 16)
