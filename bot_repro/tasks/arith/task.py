@@ -1,9 +1,10 @@
 """The arith task and its reward source ``arith`` (AIME's prompts, parser, checker and Eq. 8).
 
 ``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` (at ``level``
-one_step or two_step) instead of a file; its evaluation adds step metrics. ``shots`` worked examples (further generated problems, never a
-training or test one, with their reference solutions in the step format) go before each problem
-as earlier user / assistant turns of the chat: SmolLM2-135M ignores the format when it is only
+one_step or two_step) instead of a file; its evaluation adds step metrics. ``shots`` worked
+examples (further generated problems of the same level, never a training or test one, with their
+reference solutions in the step format, so a one_step prompt shows one-step solutions; the
+system prompt is the same at both levels) go before each problem as earlier user / assistant turns of the chat: SmolLM2-135M ignores the format when it is only
 described, and copies it from an earlier assistant turn (results/real_small/README.md). ``ArithReward`` is AIME's reward (default step scorer: the
 arithmetic rule) plus components for the curves of ``experiment=real_small``: ``format_ok``,
 ``format_perfect``, ``steps_checked`` (steps holding an "a op b = c" claim), ``steps_true``
