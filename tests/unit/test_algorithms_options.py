@@ -10,7 +10,13 @@ import yaml
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.core_algos import min_form_credit
-from bot_repro.algorithms.registry import compute_advantages, validate_options
+from bot_repro.algorithms.options import CHOICE_LABELS, OPTION_CHECKS, choice
+from bot_repro.algorithms.registry import (
+    compute_advantages,
+    option_label,
+    register_advantage,
+    validate_options,
+)
 from bot_repro.config_errors import ConfigError
 
 ALL = sorted(ADVANTAGES)  # from the registry: a new estimator is checked here without being listed
@@ -153,3 +159,61 @@ def test_min_form_credit_checks_its_options():
         min_form_credit(torch.zeros(2, 3), torch.ones(2, 3, dtype=torch.bool), temperature=-0.1)
     with pytest.raises(ValueError, match=r"mask shape \(2, 2\)"):
         min_form_credit(torch.zeros(2, 3), torch.ones(2, 2, dtype=torch.bool))
+
+
+# -- an option declared with its estimator -------------------------------------------------------------
+
+
+@pytest.fixture
+def registered():
+    """Register estimators for one test, then remove them, so no other test sees them."""
+    names: list[str] = []
+
+    def register(name, body, **kw):
+        names.append(name)
+        return register_advantage(name, label=name.upper(), color="#123456", marker="o", **kw)(body)
+
+    yield register
+    for name in names:
+        ADVANTAGES.pop(name, None)
+
+
+def _body(batch, *, w_g: float, w_s: float, eps: float = 1e-6, tilt: str = "up"):
+    return batch.zeros()
+
+
+def test_an_option_declared_with_its_estimator_is_checked_and_labelled(registered):
+    registered("tilted", _body, options={"tilt": choice(labels={"up": "tilted up", "down": "tilted down"})})
+    weights = {"w_g": 1.0, "w_s": 1.0}
+    validate_options("tilted", {"tilt": "down", "eps": 1e-3, **weights})
+    with pytest.raises(ConfigError) as err:
+        validate_options("tilted", {"tilt": "sideways", **weights})
+    assert "'sideways'" in str(err.value) and "'tilt'" in str(err.value) and "'up', 'down'" in str(err.value)
+    with pytest.raises(ConfigError, match="'eps'"):  # the shared checkers still apply
+        ADVANTAGES["tilted"](*batch(), 2, eps=0.0, **weights)
+    assert option_label("tilt", "down") == "tilted down" and option_label("tilt", "left") is None
+    assert option_label("weighting", "uniform") == "uniform weighting"  # a shared one
+    assert CHOICE_LABELS["weighting"]["inverse_length"] == "1/L_k weighting (paper)"
+    assert "tilt" not in CHOICE_LABELS and "tilt" not in OPTION_CHECKS  # nothing leaks into options.py
+
+
+def test_undeclared_shared_or_stray_option_checkers_are_refused(registered):
+    with pytest.raises(TypeError, match=r"'untilted'.*without a checker: \['tilt'\].*options="):
+        registered("untilted", _body)
+    with pytest.raises(TypeError, match=r"shared checker.*\['std'\]"):
+        registered("restd", _body, options={"tilt": choice("up"), "std": choice("population")})
+    with pytest.raises(TypeError, match=r"lack: \['tlit'\]"):
+        registered("typo", _body, options={"tilt": choice("up"), "tlit": choice("up")})
+    registered("tilted", _body, options={"tilt": choice("up", "down")})
+    with pytest.raises(TypeError, match=r"'tilt'.*'tilted' declares with another checker"):
+        registered("tilted2", _body, options={"tilt": choice("up")})
+    registered("tilted3", _body, options={"tilt": ADVANTAGES["tilted"].option_checks["tilt"]})  # reused
+    assert "untilted" not in ADVANTAGES and "tilted3" in ADVANTAGES
+
+
+def test_choice_needs_values_and_labels_only_for_them():
+    assert choice("a", "b").values == ("a", "b") and choice(labels={"x": "X"}).values == ("x",)
+    with pytest.raises(TypeError):
+        choice()
+    with pytest.raises(TypeError, match="'c'"):
+        choice("a", labels={"c": "C"})
