@@ -36,6 +36,7 @@ from bot_repro.judges.options import JudgeOptions, parse_options
 from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES
 from bot_repro.tasks import TASKS
+from bot_repro.trainer.monitors import MonitorCfg
 
 
 # Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
@@ -154,6 +155,7 @@ class TrainerCfg:
     rollouts_per_step: int = checked(8, NON_NEGATIVE)  # rollouts saved per step for inspection
     extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field
     eval: EvalCfg = field(default_factory=EvalCfg)
+    monitors: MonitorCfg = field(default_factory=MonitorCfg)  # reward-hacking warning thresholds (+trainer.monitors.x=)
 
 
 @dataclass
