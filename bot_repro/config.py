@@ -34,7 +34,7 @@ from bot_repro.config_errors import (
 )
 from bot_repro.judges.options import JudgeOptions, parse_options
 from bot_repro.plugins import load_plugins
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
 from bot_repro.tasks import TASKS
 from bot_repro.trainer.monitors import MonitorCfg
 
@@ -106,19 +106,6 @@ class TaskCfg:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     smoke: dict[str, Any] = field(default_factory=dict)  # params merged in by debug=smoke
-
-
-@dataclass
-class RewardCfg:
-    """The reward stack: the one home of its weights and window (r_t = w_g G + w_s S_t, docs/method.md §3) on
-    the TRL path, on verl and in every reward source (they get this section, ``build_task``)."""
-
-    source: str
-    w_g: float = checked(1.0, NON_NEGATIVE)
-    w_s: float = checked(1.0, NON_NEGATIVE)
-    window: int = checked(3, NON_NEGATIVE)  # neighbours each side a line/step score spreads to
-    params: dict[str, Any] = field(default_factory=dict)
-    smoke: dict[str, Any] = field(default_factory=dict)  # reward keys merged in by debug=smoke
 
 
 @dataclass

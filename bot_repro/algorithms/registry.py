@@ -150,7 +150,8 @@ def _public_signature(body: Callable[..., Any]) -> inspect.Signature:
 
 
 def validate_options(name: str, options: dict[str, Any]) -> None:
-    """Raise ``ConfigError`` for an unknown estimator, an unknown option, or an invalid option value."""
+    """Raise ``ConfigError`` for an unknown estimator, an unknown option, a missing one without a default
+    (w_g, w_s), or an invalid option value."""
     try:
         fn = ADVANTAGES[name]
     except UnknownNameError as exc:
@@ -160,6 +161,11 @@ def validate_options(name: str, options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(defaults))
     if unknown:
         raise ConfigError(f"unknown option(s) {unknown} for {where}; allowed options: {', '.join(defaults)}")
+    # w_g and w_s have no estimator default: their one home is the reward section (RewardCfg)
+    missing = [key for key, value in defaults.items() if value is inspect.Parameter.empty and key not in options]
+    if missing:
+        raise ConfigError(f"{where} needs option(s) {missing}, which have no default: pass the reward "
+                          "section's values (reward.w_g, reward.w_s; RunConfig.advantage_options does)")
     merged = {**defaults, **options}
     for key, value in merged.items():
         fn.option_checks[key](key, value, where)
