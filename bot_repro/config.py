@@ -33,6 +33,7 @@ from bot_repro.config_errors import (
     one_of,
 )
 from bot_repro.judges.options import JudgeOptions, parse_options
+from bot_repro.models.prompt_format import FORMATS as PROMPT_FORMATS
 from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
 from bot_repro.tasks import TASKS
@@ -71,7 +72,7 @@ IN_0_1 = Rule("in (0, 1]", lambda v: 0 < v <= 1)
 @dataclass
 class ModelCfg:
     name: str
-    family: str  # qwen2 | smollm3 | phi3: picks prompts/templates of tasks
+    family: str  # qwen2 | smollm3 | phi3 | gemma3: picks prompts/templates of tasks
     id: str | None = None  # what debug=smoke names its tiny stand-in after (tiny_<id>)
     hub_id: str | None = None  # None: a tiny model built in-process
     gguf_file: str | None = None  # a .gguf file in hub_id (a local folder or pkg:<package>): bot_repro/models/gguf.py
@@ -79,6 +80,9 @@ class ModelCfg:
     tiny: dict[str, Any] | None = None  # build_tiny kwargs (hidden_size, num_layers, vocab_size)
     dtype: str = checked("float32", one_of("float32", "float16", "bfloat16"))
     chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+    # how chat messages become prompt text (bot_repro/models/prompt_format.py); auto: chat when the tokenizer
+    # has a template, else plain. Resolved and checked before any work (bot_repro/models/preflight.py)
+    prompt_format: str = checked("auto", one_of(*PROMPT_FORMATS))
     trust_remote_code: bool = False
     attn_implementation: str | None = None
     revision: str | None = None
