@@ -67,11 +67,19 @@ def model_facts(m) -> ModelFacts | None:
     if not folder.is_dir():
         from huggingface_hub import try_to_load_from_cache
 
-        cached = try_to_load_from_cache(m.hub_id, "config.json", revision=m.revision)
-        if not isinstance(cached, str) or m.hub_id.startswith(PKG_PREFIX):
+        if m.hub_id.startswith(PKG_PREFIX):
+            return None
+        try:
+            cached = try_to_load_from_cache(m.hub_id, "config.json", revision=m.revision)
+        except ValueError:  # not a valid repo id either: the trainer's load gives its one-line error
+            return None
+        if not isinstance(cached, str):
             return None
         folder = Path(cached).parent
-    return folder_facts(folder, m)
+    try:
+        return folder_facts(folder, m)
+    except OSError:  # the tokenizer's files are not there (a partial cache): checked when the trainer loads it
+        return None
 
 
 def gguf_facts(path: Path) -> ModelFacts:

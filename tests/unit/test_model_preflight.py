@@ -120,3 +120,15 @@ def test_gemma3_270m_preflight_from_its_gguf_header():
         check(ModelCfg(**{**m.__dict__, "prompt_format": "chat"}), got, ROWS, 256)
     assert check(m, got, ROWS, 256).prompt_format == "plain"
     assert not (cache_root() / "gguf").exists()  # assembled, never converted
+
+
+def test_a_local_folder_is_read_from_its_tokenizer_and_config(tiny_qwen2):
+    got = model_facts(ModelCfg(name="m1", family="qwen2", hub_id=str(tiny_qwen2)))
+    assert got.chat_template == CHAT_TEMPLATE and (got.eos, got.pad) == ("<|im_end|>", "<|endoftext|>")
+    assert got.context_length == 2048 and got.tokenizer is not None
+    with pytest.raises(ConfigError, match=r"context length of 2048 tokens \(max_position_embeddings in .*config.json"):
+        check(ModelCfg(name="m1", family="qwen2", hub_id=str(tiny_qwen2)), got, ROWS, 2048)
+
+
+def test_a_hub_model_not_downloaded_is_left_to_the_trainer():
+    assert model_facts(ModelCfg(name="m1", family="qwen2", hub_id="nobody/not-a-cached-model")) is None
