@@ -59,7 +59,7 @@ OmegaConf.register_new_resolver(
 
 TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",
-    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "plot", "study",
+    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "report",
 }  # fmt: skip
 # top-level scalars (their defaults live in conf/train.yaml) and what they accept
 TOP_LEVEL_TYPES: dict[str, tuple[Any, Rule | None]] = {
