@@ -26,7 +26,8 @@ FORMAT_ONLY = MONITOR_PREFIX + "format_only"
 REPEAT = MONITOR_PREFIX + "repeat_frac"
 LENGTH_RATIO = MONITOR_PREFIX + "length_ratio"
 # step-truth components (counts of a sample's steps that hold) -> the key of "true steps, wrong answer".
-# A grounded rule's component joins by name, e.g. "steps_grounded": "grounded_steps_wrong_answer".
+# A grounded rule's component joins by name, e.g. "steps_grounded": "grounded_steps_wrong_answer", with a
+# ``MonitorCfg`` field of the key's name for its threshold.
 STEP_TRUTH = {"steps_true": "true_steps_wrong_answer"}
 # the metrics.jsonl key whose first value is the length reference (TRL's mean completion tokens)
 LENGTH_KEY = "completion_len_mean"
