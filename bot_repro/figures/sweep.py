@@ -30,7 +30,7 @@ from hydra.errors import OverrideParseException
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from bot_repro.paths import REPO
-from bot_repro.run_folder import find_run_dirs, read_overrides, status
+from bot_repro.run_folder import OVERRIDES, read_overrides, status
 
 CONF_DIR = REPO / "conf"
 
@@ -138,7 +138,8 @@ def completed_jobs(root: Path, keys: Sequence[str]) -> set[frozenset[str]]:
     done: set[frozenset[str]] = set()
     if not root.exists():
         return done
-    for _, run_dir in find_run_dirs(root):
+    for overrides_file in root.rglob(OVERRIDES):  # a job Hydra started, whether or not it logged a step
+        run_dir = overrides_file.parent.parent
         job = read_overrides(run_dir)
         if job is not None and status(run_dir) == "completed":  # a run killed before its record is not complete
             done.add(job_key(job, keys))

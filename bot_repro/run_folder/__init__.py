@@ -22,6 +22,7 @@ from bot_repro.run_folder.read import (
     read_run_json,
 )
 from bot_repro.run_folder.records import (
+    OVERRIDES,
     config_path,
     copy_record,
     has_metrics,
@@ -44,6 +45,7 @@ from bot_repro.run_folder.write import (
 )
 
 __all__ = [
+    "OVERRIDES",
     "FORMAT_VERSION",
     "MetricsFormatError",
     "RunFormatError",
