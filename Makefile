@@ -120,15 +120,15 @@ figure_name = $(basename $(notdir $(wildcard conf/experiment/fig$(1)_*.yaml)))
 
 .PHONY: demo study warm-start real-demo publish figures
 ## figure N (1-10): its sweep, evaluation and report -> runs/figN_*/<stamp>/ (ARGS=debug=smoke: CPU smoke run)
-reproduce-figure-%: install-python
+reproduce-figure-%:
 	$(EXPERIMENT) run $(or $(call figure_name,$*),$*) $(RUN_OVERRIDES)
 
 ## redraw figure N's report from its runs
-figure-%: install-python
+figure-%:
 	$(EXPERIMENT) report $(or $(call figure_name,$*),$*) $(ARGS)
 
 ## redraw every figure that has runs
-figures: install-python
+figures:
 	$(EXPERIMENT) report figures $(ARGS)
 
 ## the CPU demo: GRPO, BoT-GRPO, PURE x 3 seeds on the mini task from the shipped policy -> runs/mini_demo/

@@ -25,6 +25,7 @@ from bot_repro.models import preflight as model_preflight
 from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
+from bot_repro.run_folder import config_path, has_metrics, run_json_path
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
@@ -83,7 +84,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
     if cfg.resume:
         check_resume_config(run_dir, cfg)
-    elif (run_dir / "metrics.jsonl").is_file() and (run_dir / "metrics.jsonl").stat().st_size > 0:
+    elif has_metrics(run_dir):
         raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
     processes = training_processes(res)
     if processes > 1 and not distributed.launched():
@@ -93,12 +94,12 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         code = distributed.launch(processes, run_dir, launch_args)
         if code != 0:
             raise RanksFailed(f"the {processes} training processes ended with exit code {code}; see their output above "
-                              f"and {run_dir / 'run.json'}")
+                              f"and {run_json_path(run_dir)}")
         return run_dir
     distributed.barrier()  # every rank has checked the folder before the first one writes to it
     if is_main():
         run_dir.mkdir(parents=True, exist_ok=True)
-        saved = run_dir / ".hydra" / "config.yaml"
+        saved = config_path(run_dir)
         if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
             saved.parent.mkdir(exist_ok=True)
             OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged

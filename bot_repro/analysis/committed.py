@@ -26,7 +26,7 @@ from pathlib import Path
 from bot_repro import paths, report_folder
 from bot_repro.analysis.formats import number
 from bot_repro.analysis.stats import wilson_interval
-from bot_repro.run_folder import read_config, read_run_json
+from bot_repro.run_folder import read_config, read_run_json, run_json_path
 
 REPO = paths.REPO  # results/ lives here
 # each headline quantity and the summary entry it is read from
@@ -213,7 +213,7 @@ def make_portable(folder: Path, roots: dict[str, str] | None = None) -> dict[str
     the machine that made it). Returns {file: absolute paths left} of the JSON files that keep any."""
     files = sorted({f for pattern in PORTABLE for f in Path(folder).rglob(pattern)})
     roots = dict(paths.default_roots() if roots is None else roots)
-    for info in (f for f in files if f.name == "run.json"):
+    for info in (f for f in files if f == run_json_path(f.parent)):
         roots.update({c: "" for c in paths.checkouts((read_run_json(info.parent) or {}).get("command") or "")})
     left = {}
     for f in files:

@@ -9,7 +9,6 @@ import shutil
 
 import pandas as pd
 import pytest
-from omegaconf import OmegaConf
 
 from bot_repro.analysis import committed
 from bot_repro.analysis.stats import collapsed_runs, wilson_interval
