@@ -29,7 +29,7 @@ def value_text(value: Any) -> str:
 
 def group_label(value: Any, column: str | None = None, labels: Mapping[str, str] | None = None) -> str:
     """The display name of ``value`` of group column ``column``; ``labels`` (value text -> name, an
-    experiment's ``plot.<slug>.labels``) comes first."""
+    experiment's ``report.plot.labels``) comes first."""
     text = value_text(value)
     if labels and text in labels:
         return labels[text]
