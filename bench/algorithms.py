@@ -99,7 +99,8 @@ def run(threads: int = 1, tune_allocator: bool = True) -> dict:
         }
         fns = {"elementwise_add": lambda: local_rewards + other}
         for name in sorted(ADVANTAGES):
-            fns[name] = functools.partial(ADVANTAGES[name], global_rewards, local_rewards, mask, GROUP_SIZE)
+            fns[name] = functools.partial(ADVANTAGES[name], global_rewards, local_rewards, mask, GROUP_SIZE,
+                                          w_g=1.0, w_s=1.0)  # the weights do not change the work
         results.update({f"{name}_ms": ms for name, ms in _block_medians(fns).items()})
     finally:
         torch.set_num_threads(previous_threads)

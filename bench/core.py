@@ -61,7 +61,7 @@ def ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, wi
         ours = BoTGRPOTrainer(
             model=AutoModelForCausalLM.from_pretrained(model_dir), args=args(f"ours{r}"), train_dataset=ds,
             processing_class=tok, token_reward=TokenRewardFunction(source, tok, window=window), advantage="grpo",
-            advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global"},
+            advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global", "w_g": 1.0, "w_s": 1.0},
         )  # fmt: skip
         ours_t += _step_times(ours)
     return ours_t, trl_t
@@ -73,6 +73,7 @@ def trainer_ratio() -> dict:
     from trl import GRPOConfig
 
     from bot_repro.models.tiny import build_tiny
+    from bot_repro.rewards import RewardCfg
     from bot_repro.tasks.mini.reward import MiniReward
     from bot_repro.tasks.mini.task import MiniTask
 
@@ -82,7 +83,8 @@ def trainer_ratio() -> dict:
     train, _ = task.datasets()
     ds = Dataset.from_list(train)
     tok = AutoTokenizer.from_pretrained(model_dir)
-    source = MiniReward({"window": 1, "params": {"variant": "progress"}}, {"seed": 0})
+    reward = RewardCfg(source="mini", window=1, params={"variant": "progress"})  # as conf/reward/mini_progress.yaml
+    source = MiniReward(reward, {"seed": 0})
 
     def vanilla_reward(prompts, completions, completion_ids, **kw):
         texts = [tok.decode(ids, skip_special_tokens=True) for ids in completion_ids]
@@ -95,7 +97,7 @@ def trainer_ratio() -> dict:
             report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
 
-    ours_t, trl_t = ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, 1, ROUNDS)
+    ours_t, trl_t = ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, reward.window, ROUNDS)
     return {
         "trainer_step_ms_ours": 1000 * statistics.median(ours_t),
         "trainer_step_ms_trl": 1000 * statistics.median(trl_t),

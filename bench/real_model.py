@@ -92,7 +92,8 @@ def trainer_ratio(model_dir: Path, task, source, cfg) -> dict:
             report_to=[], loss_type="grpo", save_strategy="no", disable_tqdm=True,
         )  # fmt: skip
 
-    ours_t, trl_t = core.ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, 0, ROUNDS)
+    ours_t, trl_t = core.ours_and_trl_step_times(model_dir, args, ds, tok, vanilla_reward, source, cfg.reward.window,
+                                                ROUNDS)
     return {
         "step_s_ours": statistics.median(ours_t),
         "step_s_trl": statistics.median(trl_t),
@@ -116,8 +117,7 @@ def main() -> None:
     cfg = _real_small()
     params = {**cfg.task.params, "n_train": 64, "n_test": 8}
     task = make_arith_task(params, {"family": "qwen2"})
-    reward = OmegaConf.to_container(OmegaConf.load(Path("conf/reward/arith_default.yaml")))  # real_small's
-    source = REWARD_SOURCES["arith"](reward, {})
+    source = REWARD_SOURCES["arith"](cfg.reward, {})  # real_small's reward section (arith_default)
     result = generation(model_dir, task.datasets()[0])
     result.update(trainer_ratio(model_dir, task, source, cfg))
     result["machine"] = {

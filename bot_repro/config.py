@@ -33,9 +33,11 @@ from bot_repro.config_errors import (
     one_of,
 )
 from bot_repro.judges.options import JudgeOptions, parse_options
+from bot_repro.models.prompt_format import FORMATS as PROMPT_FORMATS
 from bot_repro.plugins import load_plugins
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
 from bot_repro.tasks import TASKS
+from bot_repro.trainer.monitors import MonitorCfg
 
 
 # Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
@@ -57,7 +59,7 @@ OmegaConf.register_new_resolver(
 
 TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",
-    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "plot", "study",
+    "seed", "resume", "resume_allow_changes", "experiment_name", "smoke", "sweep", "report",
 }  # fmt: skip
 # top-level scalars (their defaults live in conf/train.yaml) and what they accept
 TOP_LEVEL_TYPES: dict[str, tuple[Any, Rule | None]] = {
@@ -70,7 +72,7 @@ IN_0_1 = Rule("in (0, 1]", lambda v: 0 < v <= 1)
 @dataclass
 class ModelCfg:
     name: str
-    family: str  # qwen2 | smollm3 | phi3: picks prompts/templates of tasks
+    family: str  # qwen2 | smollm3 | phi3 | gemma3: picks prompts/templates of tasks
     id: str | None = None  # what debug=smoke names its tiny stand-in after (tiny_<id>)
     hub_id: str | None = None  # None: a tiny model built in-process
     gguf_file: str | None = None  # a .gguf file in hub_id (a local folder or pkg:<package>): bot_repro/models/gguf.py
@@ -78,6 +80,9 @@ class ModelCfg:
     tiny: dict[str, Any] | None = None  # build_tiny kwargs (hidden_size, num_layers, vocab_size)
     dtype: str = checked("float32", one_of("float32", "float16", "bfloat16"))
     chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+    # how chat messages become prompt text (bot_repro/models/prompt_format.py); auto: chat when the tokenizer
+    # has a template, else plain. Resolved and checked before any work (bot_repro/models/preflight.py)
+    prompt_format: str = checked("auto", one_of(*PROMPT_FORMATS))
     trust_remote_code: bool = False
     attn_implementation: str | None = None
     revision: str | None = None
@@ -105,19 +110,6 @@ class TaskCfg:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     smoke: dict[str, Any] = field(default_factory=dict)  # params merged in by debug=smoke
-
-
-@dataclass
-class RewardCfg:
-    """The reward stack: the one home of its weights and window (r_t = w_g G + w_s S_t, docs/method.md §3) on
-    the TRL path, on verl and in every reward source (they get this section, ``build_task``)."""
-
-    source: str
-    w_g: float = checked(1.0, NON_NEGATIVE)
-    w_s: float = checked(1.0, NON_NEGATIVE)
-    window: int = checked(3, NON_NEGATIVE)  # neighbours each side a line/step score spreads to
-    params: dict[str, Any] = field(default_factory=dict)
-    smoke: dict[str, Any] = field(default_factory=dict)  # reward keys merged in by debug=smoke
 
 
 @dataclass
@@ -154,6 +146,7 @@ class TrainerCfg:
     rollouts_per_step: int = checked(8, NON_NEGATIVE)  # rollouts saved per step for inspection
     extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field
     eval: EvalCfg = field(default_factory=EvalCfg)
+    monitors: MonitorCfg = field(default_factory=MonitorCfg)  # reward-hacking warning thresholds (+trainer.monitors.x=)
 
 
 @dataclass

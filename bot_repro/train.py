@@ -7,6 +7,7 @@ killed run from its last checkpoint (``bot_repro.trainer.run_dir.ResumeState``).
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sys
 import time
@@ -20,8 +21,12 @@ from omegaconf import DictConfig, OmegaConf
 from bot_repro.config import RunConfig, check_device, training_processes, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges import preflight
+from bot_repro.models import preflight as model_preflight
+from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
+from bot_repro.run_folder import config_path, has_metrics, run_json_path
+from bot_repro.tasks.base import build_task
 from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
@@ -41,6 +46,28 @@ def check_resources(run_cfg: RunConfig, resources_explicit: bool, here: bool = T
     check_device(res.name, res.device, None if m.cpu_sized else m.hub_id, resources_explicit, here)
 
 
+def check_model(run_cfg: RunConfig) -> tuple[RunConfig, model_preflight.Preflight | None]:
+    """The model's facts checked from its tokenizer and config files (``bot_repro.models.preflight``),
+    before any conversion, generation or folder; return the config with ``model.prompt_format``
+    resolved, and the check (None for a hub model not downloaded yet: the trainer resolves the
+    format when it loads the tokenizer)."""
+    m = run_cfg.model
+    try:
+        facts = model_preflight.model_facts(m)
+    except GgufUnavailableError as exc:
+        raise ModelUnavailableError(str(exc)) from None
+    if facts is None:
+        return run_cfg, None
+    rows = []
+    if facts.context_length is not None:  # the task's rows (prompts only: no reward, no judge)
+        train_rows, test_rows = build_task(run_cfg, with_reward=False)[0].datasets()
+        rows = train_rows + test_rows
+    checked = model_preflight.check(m, facts, rows, run_cfg.trainer.max_completion_length)
+    composed = {**run_cfg.composed, "model": {**run_cfg.composed["model"], "prompt_format": checked.prompt_format}}
+    return dataclasses.replace(run_cfg, model=dataclasses.replace(m, prompt_format=checked.prompt_format),
+                               composed=composed), checked
+
+
 def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_args=None) -> Path:
     """Train one configuration into ``run_dir``; return the run directory.
 
@@ -51,12 +78,13 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     """
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
     check_resources(run_cfg, resources_explicit)
+    run_cfg, model_check = check_model(run_cfg)
     res = run_cfg.resources
     if run_cfg.judge is not None:
         preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
     if cfg.resume:
         check_resume_config(run_dir, cfg)
-    elif (run_dir / "metrics.jsonl").is_file() and (run_dir / "metrics.jsonl").stat().st_size > 0:
+    elif has_metrics(run_dir):
         raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
     processes = training_processes(res)
     if processes > 1 and not distributed.launched():
@@ -66,22 +94,25 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         code = distributed.launch(processes, run_dir, launch_args)
         if code != 0:
             raise RanksFailed(f"the {processes} training processes ended with exit code {code}; see their output above "
-                              f"and {run_dir / 'run.json'}")
+                              f"and {run_json_path(run_dir)}")
         return run_dir
     distributed.barrier()  # every rank has checked the folder before the first one writes to it
     if is_main():
         run_dir.mkdir(parents=True, exist_ok=True)
-        saved = run_dir / ".hydra" / "config.yaml"
+        saved = config_path(run_dir)
         if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
             saved.parent.mkdir(exist_ok=True)
             OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
         print(f"run directory: {run_dir}", flush=True)
+        for line in [model_check.line, *model_check.notes] if model_check else []:
+            print(line, flush=True)
     state = ResumeState(run_dir, resume=bool(cfg.resume))
     if state.checkpoint is not None and state.step >= run_cfg.trainer.max_steps:
         print(f"run directory: {run_dir} already has {state.step} of {run_cfg.trainer.max_steps} steps; "
               "nothing to resume (raise trainer.max_steps with resume_allow_changes=true to train on)", flush=True)
         return run_dir
     record = RunRecord(run_dir, run_cfg.seed, resumed_from=str(state.checkpoint) if state.checkpoint else None)
+    record.data["prompt_format"] = run_cfg.model.prompt_format  # written with the record's next update
     judge = None
     try:
         with on_termination():

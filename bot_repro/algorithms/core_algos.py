@@ -3,11 +3,13 @@
 Every registered estimator has the signature::
 
     fn(global_rewards: Tensor[B], local_rewards: Tensor[B, T], mask: Tensor[B, T], group_size: int,
-       *, w_g: float = 1.0, w_s: float = 1.0, eps: float = 1e-6, <own options>) -> Tensor[B, T]
+       *, w_g: float, w_s: float, eps: float = 1e-6, <own options>) -> Tensor[B, T]
 
 and is written here as its body ``fn(batch: RewardBatch, *, <options>)``: the registry
 (``register_advantage``) checks the options and tensors, builds the batch and answers a batch
-without a valid token with zeros.
+without a valid token with zeros. w_g and w_s have no default here: their one home is the reward
+section (``bot_repro.rewards.RewardCfg``), and callers pass them (the trainer through
+``RunConfig.advantage_options``).
 
 Rows of a group (the K = group_size rollouts of one prompt) are contiguous; B % K == 0 and
 K >= 2 (``ValueError`` otherwise). G = global_rewards, S = local_rewards, and the token reward is
@@ -82,8 +84,8 @@ def _sequence_advantages(
 def grpo(
     batch: RewardBatch,
     *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
+    w_g: float,
+    w_s: float,
     eps: float = 1e-6,
     std: str = "population",
     seq_reward: str = "global",
@@ -130,8 +132,8 @@ gspo = register_advantage(  # Okabe-Ito reddish purple
 def dr_grpo(
     batch: RewardBatch,
     *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
+    w_g: float,
+    w_s: float,
     eps: float = 1e-6,
     seq_reward: str = "global",
 ) -> Tensor:
@@ -151,8 +153,8 @@ def dr_grpo(
 def dapo(
     batch: RewardBatch,
     *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
+    w_g: float,
+    w_s: float,
     eps: float = 1e-6,
     std: str = "population",
     seq_reward: str = "token_mean",
@@ -178,7 +180,7 @@ def dapo(
 
 
 def min_form_credit(
-    local_rewards: Tensor, mask: Tensor, *, w_s: float = 1.0, temperature: float = 0.1
+    local_rewards: Tensor, mask: Tensor, *, w_s: float, temperature: float = 0.1
 ) -> Tensor:
     """PURE's min-form credit q_{k,t} = softmax_t(-p_{k,t} / temperature) p_{k,t}, p = w_s S, over valid tokens.
 
@@ -218,8 +220,8 @@ def _leave_one_out_ratio(num: Tensor, den: Tensor, K: int) -> Tensor:
 def pure(
     batch: RewardBatch,
     *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
+    w_g: float,
+    w_s: float,
     eps: float = 1e-6,
     temperature: float = 0.1,
     baseline: str = "token",
@@ -274,8 +276,8 @@ def pure(
 def ps_grpo(
     batch: RewardBatch,
     *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
+    w_g: float,
+    w_s: float,
     eps: float = 1e-6,
     std: str = "population",
     reduce: str = "mean",
@@ -305,8 +307,8 @@ def ps_grpo(
 def bot_grpo(
     batch: RewardBatch,
     *,
-    w_g: float = 1.0,
-    w_s: float = 1.0,
+    w_g: float,
+    w_s: float,
     eps: float = 1e-6,
     std: str = "population",
     weighting: str = "inverse_length",

@@ -1,38 +1,26 @@
 """Value checks for the options of the advantage estimators, keyed by option name.
 
 An option name means the same thing in every estimator (``std`` is always the population /
-unbiased switch, ``eps`` always the denominator guard), so one checker per name serves all of
-them. ``registry.register_advantage`` refuses to register an estimator whose keyword-only option
-has no checker here, so a new option cannot slip in unvalidated.
+unbiased switch, ``eps`` always the denominator guard), so ``OPTION_CHECKS`` holds one shared
+checker per name, for every estimator to reuse. An option only one estimator has is declared with
+that estimator instead (``register_advantage(..., options={"my_opt": choice("a", "b")})``), from the
+checkers here. ``registry.register_advantage`` refuses an estimator whose keyword-only option has
+neither, so a new option cannot slip in unvalidated.
+
+A choice option's checker (``Choice``) also holds the display names of its values (legends and
+tables of the figures that compare them, e.g. mini_weighting's hue algorithm.options.weighting);
+``registry.option_label`` reads them.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot_repro.config_errors import ConfigError
-
-# each choice option's values with their display names (legends and tables of the figures that
-# compare them, e.g. mini_weighting's hue algorithm.options.weighting)
-CHOICE_LABELS: dict[str, dict[str, str]] = {
-    "std": {"population": "population std", "unbiased": "unbiased std"},
-    "seq_reward": {"global": "global reward", "token_mean": "token-mean reward", "token_sum": "token-sum reward"},
-    "weighting": {"inverse_length": "1/L_k weighting (paper)", "uniform": "uniform weighting"},
-    "zero_std": {"zero": "zero advantage", "eps": "divide by eps", "drop": "drop the group"},
-    "same_global": {"pooled": "pooled std (paper)", "floor_std": "std floored at std_floor", "zero": "zero advantage"},
-    "reduce": {"mean": "mean to go", "sum": "sum to go"},
-    "baseline": {"token": "token baseline", "step": "step baseline"},
-}
-STD_CHOICES = tuple(CHOICE_LABELS["std"])
-SEQ_REWARD_CHOICES = tuple(CHOICE_LABELS["seq_reward"])
-WEIGHTING_CHOICES = tuple(CHOICE_LABELS["weighting"])
-ZERO_STD_CHOICES = tuple(CHOICE_LABELS["zero_std"])
-SAME_GLOBAL_CHOICES = tuple(CHOICE_LABELS["same_global"])
-REDUCE_CHOICES = tuple(CHOICE_LABELS["reduce"])
-BASELINE_CHOICES = tuple(CHOICE_LABELS["baseline"])
 
 Checker = Callable[[str, Any, str], None]
 
@@ -50,12 +38,27 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def choice(*allowed: str) -> Checker:
-    def check(option: str, value: Any, where: str) -> None:
-        if value not in allowed:
-            raise _bad(option, value, where, ", ".join(repr(a) for a in allowed))
+@dataclass(frozen=True)
+class Choice:
+    """The checker of a choice option: ``values`` are allowed, ``labels`` name some of them in figures."""
 
-    return check
+    values: tuple[str, ...]
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, option: str, value: Any, where: str) -> None:
+        if value not in self.values:
+            raise _bad(option, value, where, ", ".join(repr(a) for a in self.values))
+
+
+def choice(*allowed: str, labels: Mapping[str, str] | None = None) -> Choice:
+    """``choice("a", "b")``, or ``choice(labels={"a": "display name of a", ...})``: the values are the
+    labels' keys, in order."""
+    labels = dict(labels or {})
+    values = allowed or tuple(labels)
+    unknown = sorted(set(labels) - set(values))
+    if not values or unknown:  # a programming error, caught at import time
+        raise TypeError(f"choice needs allowed values, and labels only for them: {values}, labels of {unknown}")
+    return Choice(tuple(values), labels)
 
 
 def finite_real(option: str, value: Any, where: str) -> None:
@@ -92,25 +95,26 @@ OPTION_CHECKS: dict[str, Checker] = {
     "w_g": finite_real,
     "w_s": finite_real,
     "eps": positive_real,
-    "std": choice(*STD_CHOICES),
-    "seq_reward": choice(*SEQ_REWARD_CHOICES),
-    "weighting": choice(*WEIGHTING_CHOICES),
-    "zero_std": choice(*ZERO_STD_CHOICES),
-    "same_global": choice(*SAME_GLOBAL_CHOICES),
+    "std": choice(labels={"population": "population std", "unbiased": "unbiased std"}),
+    "seq_reward": choice(labels={"global": "global reward", "token_mean": "token-mean reward",
+                                 "token_sum": "token-sum reward"}),
+    "weighting": choice(labels={"inverse_length": "1/L_k weighting (paper)", "uniform": "uniform weighting"}),
+    "zero_std": choice(labels={"zero": "zero advantage", "eps": "divide by eps", "drop": "drop the group"}),
+    "same_global": choice(labels={"pooled": "pooled std (paper)", "floor_std": "std floored at std_floor",
+                                  "zero": "zero advantage"}),
     "std_floor": non_negative_real,
-    "reduce": choice(*REDUCE_CHOICES),
-    "baseline": choice(*BASELINE_CHOICES),
+    "reduce": choice(labels={"mean": "mean to go", "sum": "sum to go"}),
+    "baseline": choice(labels={"token": "token baseline", "step": "step baseline"}),
     "whiten": boolean,
     "temperature": positive_real,
     "max_completion_length": optional_positive_int,
     "overlong_buffer": non_negative_int,
     "overlong_penalty": non_negative_real,
 }
-
-
-def option_label(option: str, value: Any) -> str | None:
-    """The display name of ``value`` of choice option ``option`` (None when it has none)."""
-    return CHOICE_LABELS.get(option, {}).get(value) if isinstance(value, str) else None
+# each shared choice option's values with their display names
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    name: dict(check.labels) for name, check in OPTION_CHECKS.items() if isinstance(check, Choice)
+}
 
 
 def check_overlong(options: dict[str, Any], where: str) -> None:

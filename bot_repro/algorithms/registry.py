@@ -10,8 +10,9 @@ zeros for a batch without a valid token, so no estimator repeats those steps.
 The registration also holds every other fact about an algorithm (``AlgorithmInfo``): its display
 name, colour, marker and line style in figures, whether it is drawn highlighted, whether verl gets
 it as a plug-in estimator, and which options make the trainer drop groups. Plots, the trainer and
-the verl integration read them from here, so adding an algorithm is its estimator module (in
-``bot_repro/algorithms/``, imported by the package), its ``conf/algorithm/<name>.yaml`` and its tests.
+the verl integration read them from here. An option only this estimator has is declared here too
+(``options={"my_opt": choice("a", "b")}``, checkers from ``options.py``); the shared ones (``std``,
+``eps``, ...) come from ``options.OPTION_CHECKS``. Adding an algorithm: README.md, "Add an algorithm".
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from __future__ import annotations
 import functools
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from torch import Tensor
 
 from bot_repro.algorithms.batch import RewardBatch
-from bot_repro.algorithms.options import OPTION_CHECKS
+from bot_repro.algorithms.options import CHOICE_LABELS, OPTION_CHECKS, Checker, Choice
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import Registry, UnknownNameError
 
@@ -82,20 +83,21 @@ def register_advantage(
     verl: bool = False,
     drops_groups: DropsGroups | None = None,
     cross_check: CrossCheck | None = None,
+    options: Mapping[str, Checker] | None = None,
 ):
     """Decorator: ``@register_advantage("grpo", label="GRPO", color="#0072B2", marker="s")`` adds a
     validating wrapper of the function to ``ADVANTAGES``, with its ``AlgorithmInfo`` as ``.info``.
 
-    ``cross_check(options_with_defaults, where)`` may raise ``ConfigError`` for combinations of
-    options that are each valid alone.
+    ``options``: the checkers of the keyword-only options no other estimator has (``option ->
+    checker(option, value, where)``, e.g. ``options.choice("a", "b", labels=...)``); every other
+    option takes its shared checker from ``options.OPTION_CHECKS``. ``cross_check(options_with_defaults,
+    where)`` may raise ``ConfigError`` for combinations of options that are each valid alone.
     """
     info = AlgorithmInfo(name, label, color, marker, linestyle, highlight, verl, drops_groups)
 
     def wrap(body: Callable[..., Tensor]) -> Callable[..., Tensor]:
         defaults = _option_defaults(body)
-        unchecked = sorted(set(defaults) - set(OPTION_CHECKS))
-        if unchecked:  # a programming error in this package, caught at import time
-            raise TypeError(f"advantage estimator {name!r} has options without a checker: {unchecked}")
+        checks = _option_checks(name, defaults, dict(options or {}))
 
         def unvalidated(global_rewards, local_rewards, mask, group_size, **options):
             batch = RewardBatch.from_inputs(global_rewards, local_rewards, mask, group_size)
@@ -110,12 +112,33 @@ def register_advantage(
         validated.body = body  # for variants: another default, same body (``core_algos.gspo``)
         validated.unvalidated = unvalidated
         validated.option_defaults = defaults
+        validated.option_checks = checks
         validated.cross_check = cross_check
         validated.info = info
         ADVANTAGES.register(name)(validated)
         return validated
 
     return wrap
+
+
+def _option_checks(name: str, defaults: dict[str, Any], own: dict[str, Checker]) -> dict[str, Checker]:
+    """Each option's checker: the estimator's own (``own``) or the shared one of its name. The
+    errors are programming errors in an estimator module, caught when it is imported."""
+    where = f"advantage estimator {name!r}"
+    if shared := sorted(set(own) & set(OPTION_CHECKS)):
+        raise TypeError(f"{where} declares options with a shared checker in options.OPTION_CHECKS: {shared}; "
+                        "leave them out of options=")
+    if stray := sorted(set(own) - set(defaults)):
+        raise TypeError(f"{where} declares checkers for options its keyword-only parameters lack: {stray}")
+    for option, check in own.items():
+        other = next((n for n, fn in ADVANTAGES.items() if fn.option_checks.get(option, check) is not check), None)
+        if other is not None:  # one option name means one thing: its values and their display names
+            raise TypeError(f"{where} declares option {option!r}, which {other!r} declares with another "
+                            f"checker; reuse ADVANTAGES[{other!r}].option_checks[{option!r}] or rename it")
+    if unchecked := sorted(set(defaults) - set(own) - set(OPTION_CHECKS)):
+        raise TypeError(f"{where} has options without a checker: {unchecked}; declare them with "
+                        "register_advantage(..., options={name: checker}) (checkers in options.py)")
+    return {option: own[option] if option in own else OPTION_CHECKS[option] for option in defaults}
 
 
 def _public_signature(body: Callable[..., Any]) -> inspect.Signature:
@@ -127,7 +150,8 @@ def _public_signature(body: Callable[..., Any]) -> inspect.Signature:
 
 
 def validate_options(name: str, options: dict[str, Any]) -> None:
-    """Raise ``ConfigError`` for an unknown estimator, an unknown option, or an invalid option value."""
+    """Raise ``ConfigError`` for an unknown estimator, an unknown option, a missing one without a default
+    (w_g, w_s), or an invalid option value."""
     try:
         fn = ADVANTAGES[name]
     except UnknownNameError as exc:
@@ -137,9 +161,14 @@ def validate_options(name: str, options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(defaults))
     if unknown:
         raise ConfigError(f"unknown option(s) {unknown} for {where}; allowed options: {', '.join(defaults)}")
+    # w_g and w_s have no estimator default: their one home is the reward section (RewardCfg)
+    missing = [key for key, value in defaults.items() if value is inspect.Parameter.empty and key not in options]
+    if missing:
+        raise ConfigError(f"{where} needs option(s) {missing}, which have no default: pass the reward "
+                          "section's values (reward.w_g, reward.w_s; RunConfig.advantage_options does)")
     merged = {**defaults, **options}
     for key, value in merged.items():
-        OPTION_CHECKS[key](key, value, where)
+        fn.option_checks[key](key, value, where)
     if fn.cross_check is not None:
         fn.cross_check(merged, where)
 
@@ -147,6 +176,17 @@ def validate_options(name: str, options: dict[str, Any]) -> None:
 def algorithm_info(name: str) -> AlgorithmInfo:
     """The registered facts of estimator ``name`` (``UnknownNameError`` listing the names otherwise)."""
     return ADVANTAGES[name].info
+
+
+def option_label(option: str, value: Any) -> str | None:
+    """The display name of ``value`` of choice option ``option`` (None when it has none): from the
+    shared checkers' ``CHOICE_LABELS`` or the checker a registered estimator declared."""
+    if not isinstance(value, str):
+        return None
+    if option in CHOICE_LABELS:
+        return CHOICE_LABELS[option].get(value)
+    checks = (fn.option_checks.get(option) for fn in ADVANTAGES.values())
+    return next((c.labels.get(value) for c in checks if isinstance(c, Choice)), None)
 
 
 def drops_groups(name: str, options: dict[str, Any]) -> bool:

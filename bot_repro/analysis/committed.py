@@ -1,6 +1,7 @@
-"""The committed CPU-study reports (``results/mini/``, ``results/mini_study/<experiment>/``): where
-they live, which machines made their runs, a new report's numbers judged against them, and
-``publish``, the explicit step that replaces one.
+"""The committed reports (``results/<report.results>/``, e.g. ``results/mini/`` for the demo and
+``results/mini_study/<experiment>/`` for the study): where they live, which machines made their
+runs, a new report's numbers judged against them, and ``publish``, the explicit step that replaces
+one. Reports are read through ``bot_repro.report_folder``.
 
 The comparison has two separate questions. *Consistent?* For every algorithm and headline quantity
 (steps to the threshold, speed-up vs the baseline, final value, seeds that crossed, seeds that
@@ -22,10 +23,10 @@ import math
 import shutil
 from pathlib import Path
 
-from bot_repro import paths
+from bot_repro import paths, report_folder
 from bot_repro.analysis.formats import number
 from bot_repro.analysis.stats import wilson_interval
-from bot_repro.run_folder import read_config, read_run_json
+from bot_repro.run_folder import read_config, read_run_json, run_json_path
 
 REPO = paths.REPO  # results/ lives here
 # each headline quantity and the summary entry it is read from
@@ -35,9 +36,16 @@ THREADS_KEY = "resources.torch_threads"  # the thread count a run sets (run.json
 PORTABLE = ("*.json", "*.md")  # the files of a report make_portable rewrites (rollouts are model output: left as is)
 
 
-def committed_dir(experiment: str) -> Path:
-    """Where the committed report of ``experiment`` lives."""
-    return REPO / "results" / ("mini" if experiment == "mini_demo" else f"mini_study/{experiment}")
+def committed_dir(results: str) -> Path:
+    """Where a committed report lives: ``results/<results>`` (an experiment's ``report.results``)."""
+    return REPO / "results" / results
+
+
+def headline_summary(doc: dict) -> dict:
+    """The first summary of a report document with its step-0 record and meta beside it: the one
+    dict the comparison reads (``summaries[0]`` is the study's headline metric)."""
+    first = doc["summaries"][0] if doc.get("summaries") else {"groups": []}
+    return {**first, **(doc.get("step0") or {}), "meta": doc.get("meta") or {}}
 
 
 def machines(run_dirs) -> list[dict]:
@@ -186,14 +194,15 @@ def compare(new: dict, committed: dict | None) -> list[str]:
     return lines
 
 
-def print_comparison(report_dir: Path, experiment: str) -> list[str]:
-    new = json.loads((report_dir / "summary.json").read_text())
-    committed_file = committed_dir(experiment) / "summary.json"
-    committed = json.loads(committed_file.read_text()) if committed_file.exists() else None
+def print_comparison(report_dir: Path, results: str) -> list[str]:
+    """Judge the report in ``report_dir`` against the committed one at ``results/<results>`` and print it."""
+    new = headline_summary(report_folder.read_summary(report_dir))
+    folder = committed_dir(results)
+    committed = headline_summary(report_folder.read_summary(folder)) if (folder / report_folder.SUMMARY).exists() else None
     lines = compare(new, committed)
-    print(f"{experiment}: {report_dir} vs committed {committed_file.parent}")
+    print(f"{results}: {report_dir} vs committed {folder}")
     print("\n".join(lines))
-    print(f"to update the committed folder: python -m bot_repro.study publish {report_dir}")
+    print(f"to update the committed folder: python -m bot_repro.experiment publish <name> (reads {report_dir})")
     return lines
 
 
@@ -204,7 +213,7 @@ def make_portable(folder: Path, roots: dict[str, str] | None = None) -> dict[str
     the machine that made it). Returns {file: absolute paths left} of the JSON files that keep any."""
     files = sorted({f for pattern in PORTABLE for f in Path(folder).rglob(pattern)})
     roots = dict(paths.default_roots() if roots is None else roots)
-    for info in (f for f in files if f.name == "run.json"):
+    for info in (f for f in files if f == run_json_path(f.parent)):
         roots.update({c: "" for c in paths.checkouts((read_run_json(info.parent) or {}).get("command") or "")})
     left = {}
     for f in files:
@@ -217,19 +226,13 @@ def make_portable(folder: Path, roots: dict[str, str] | None = None) -> dict[str
     return left
 
 
-def publish(report_dir: Path, dest: Path | None = None) -> Path:
-    """Replace the committed folder of the report's experiment (or ``dest``) with ``report_dir``, its
-    machine paths made relative (``make_portable``; one left is an error, and nothing is replaced)."""
-    report_dir = Path(report_dir).resolve()
-    summary_file = report_dir / "summary.json"
-    if not summary_file.exists():
-        raise SystemExit(f"{report_dir} is not a study report (no summary.json)")
-    experiment = json.loads(summary_file.read_text()).get("meta", {}).get("experiment")
-    if dest is None:
-        if not experiment:
-            raise SystemExit(f"{summary_file} names no experiment; pass --to")
-        dest = committed_dir(experiment)
-    dest = Path(dest).resolve()
+def publish(report_dir: Path, dest: Path) -> Path:
+    """Copy the report in ``report_dir`` into the committed folder ``dest``, its machine paths made
+    relative (``make_portable``; one left is an error, and nothing is replaced). The report's own
+    entries (summary, tables, figure, archived runs) replace those of ``dest``; anything else there
+    (a README, other records) stays."""
+    report_dir, dest = Path(report_dir).resolve(), Path(dest).resolve()
+    report_folder.read_summary(report_dir)  # a report folder, in the current format
     if dest == report_dir or report_dir in dest.parents or dest in report_dir.parents:
         raise SystemExit(f"refusing to publish {report_dir} onto {dest} (one contains the other)")
     staging = dest.parent / f".{dest.name}.publishing"
@@ -244,16 +247,14 @@ def publish(report_dir: Path, dest: Path | None = None) -> Path:
         where = "; ".join(f"{f}: {', '.join(p)}" for f, p in sorted(left.items())[:3])
         raise SystemExit(f"not published: absolute paths outside the repository and the cache remain ({where}); "
                          "run publish with BOT_REPRO_CACHE set to the cache the runs used, or fix the files")
-    if dest.exists():
-        shutil.rmtree(dest)
-    staging.rename(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(staging.iterdir()):
+        target = dest / entry.name
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
+        entry.rename(target)
+    staging.rmdir()
     print(f"published {report_dir} -> {dest} (commit it with git)")
     return dest
-
-
-def latest_report(experiment: str = "mini_demo") -> Path:
-    """The newest ``runs/<experiment>/<stamp>/report`` (for ``make demo-publish``)."""
-    reports = sorted((REPO / "runs" / experiment).glob("*/report/summary.json"))
-    if not reports:
-        raise SystemExit(f"no report under runs/{experiment}/; run `make demo` first")
-    return reports[-1].parent

@@ -2,7 +2,8 @@
 
 An algorithm name (in any column: a study may relabel GRPO's runs into an option's column) is
 shown by the label it was registered with (``bot_repro.algorithms.registry.AlgorithmInfo``); a
-value of a choice option (column ``algorithm.options.<option>``) by ``options.CHOICE_LABELS``;
+value of a choice option (column ``algorithm.options.<option>``) by its checker's labels
+(``registry.option_label``: ``options.CHOICE_LABELS`` or an estimator's own ``options=``);
 anything else (a reward variant, a model, a w_s value) as itself, or by the ``labels`` of the
 figure's ``plot`` block in its experiment config. No value is ever shown by its raw config
 spelling when one of those homes names it.
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.options import option_label
+from bot_repro.algorithms.registry import option_label
 
 OPTION_PREFIX = "algorithm.options."
 
@@ -28,7 +29,7 @@ def value_text(value: Any) -> str:
 
 def group_label(value: Any, column: str | None = None, labels: Mapping[str, str] | None = None) -> str:
     """The display name of ``value`` of group column ``column``; ``labels`` (value text -> name, an
-    experiment's ``plot.<slug>.labels``) comes first."""
+    experiment's ``report.plot.labels``) comes first."""
     text = value_text(value)
     if labels and text in labels:
         return labels[text]

@@ -1,6 +1,6 @@
 """The CPU study's per-report tables beyond ``analysis.summary``: the step-0 starting point every run
 shares, the seeds that collapsed (Wilson intervals) and the share of identical-reward groups over
-training, with their Markdown sections (``bot_repro.study.analyse`` writes them into each report).
+training, with their Markdown sections (``bot_repro.experiment.report`` writes them into each report with ``report.step0``).
 """
 
 from __future__ import annotations

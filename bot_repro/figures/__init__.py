@@ -1,13 +1,6 @@
-"""The paper's ten figures (docs/method.md §6): one slug each, reproduced and replotted from the command line.
+"""The machinery the experiment command (``bot_repro.experiment``) runs figures and studies with.
 
-``specs`` is the registry (slug -> which runs a figure reads and which evaluation follows training),
 ``sweep`` composes an experiment config and runs its Hydra multirun of ``bot_repro.train``,
-``pairwise`` is figure 2's ABBA win-rate evaluation, ``runs`` loads a figure's run folders,
-``report`` is the one report path (plot block -> runs, summaries, provenance, figure) that the CPU
-study shares, ``pipeline`` chains them, and ``cli`` is ``python -m bot_repro.figures``. How each figure is drawn
-lives in its experiment config (``plot.<slug>``) and ``bot_repro.plots.figures``.
+``runs`` loads an experiment's run folders into the analysis table, ``pairwise`` is figure 2's ABBA
+win-rate evaluation and ``offline_eval`` evaluates a saved checkpoint (``bot_repro.evaluate``).
 """
-
-from bot_repro.figures.specs import FIGURES, FigureSpec, ordered, resolve
-
-__all__ = ["FIGURES", "FigureSpec", "ordered", "resolve"]

@@ -20,6 +20,7 @@ from omegaconf import OmegaConf
 from bot_repro.config_errors import ConfigError
 from bot_repro.figures.pairwise import pair_inputs
 from bot_repro.figures.sweep import CONF_DIR
+from bot_repro.run_folder import config_path
 
 CHECKPOINT_PREFIX = "checkpoint-"
 
@@ -47,7 +48,7 @@ def find_checkpoint(path: str | Path, step: int | None = None) -> tuple[Path, Pa
         ckpt = found[-1]
     if not (ckpt / "config.json").is_file():
         raise ConfigError(f"{ckpt} is not a saved model (no config.json)")
-    if not (run_dir / ".hydra" / "config.yaml").is_file():
+    if not config_path(run_dir).is_file():
         raise ConfigError(f"{run_dir} has no .hydra/config.yaml: cannot rebuild the run's task")
     return run_dir, ckpt
 
@@ -63,7 +64,7 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
     from bot_repro.trainer.callbacks import generate
 
     run_dir, ckpt = find_checkpoint(path, step)
-    cfg = OmegaConf.load(run_dir / ".hydra" / "config.yaml")
+    cfg = OmegaConf.load(config_path(run_dir))
     try:
         cfg = OmegaConf.merge(cfg, OmegaConf.from_dotlist(list(overrides)))
     except Exception as exc:  # omegaconf raises several types for a malformed dotlist

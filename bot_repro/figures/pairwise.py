@@ -25,7 +25,7 @@ import pandas as pd
 
 from bot_repro.analysis.load import load_run_table
 from bot_repro.figures.runs import latest_per_cell
-from bot_repro.run_folder import read_metrics, write_run_dir
+from bot_repro.run_folder import metrics_path, read_metrics, write_run_dir
 
 log = logging.getLogger("bot_repro.figures.pairwise")
 STEP_PREFIX = "step_"
@@ -96,7 +96,7 @@ def _steps_to_judge(steps_a: dict[int, Path], steps_b: dict[int, Path], every: i
 def _clock(run_dir: Path) -> dict[int, tuple[float, float]]:
     """step -> (time, generated_tokens) of the reference run, so win rates can be drawn against either."""
     try:
-        return {r["step"]: (float(r["time"]), float(r["generated_tokens"])) for r in read_metrics(run_dir / "metrics.jsonl")}
+        return {r["step"]: (float(r["time"]), float(r["generated_tokens"])) for r in read_metrics(metrics_path(run_dir))}
     except (OSError, ValueError):
         return {}
 

@@ -2,7 +2,7 @@
 
 ``load_runs`` reads each run's composed config; a figure may also group by the *name* of the config
 a group was given (``choice.reward`` = ``react_vlm_2turn``, ``choice.arm``), which only Hydra's
-``.hydra/hydra.yaml`` records, so ``choice.<group>`` columns are added here. A figure's run folder
+record of the job holds (``run_folder.read_choices``), so ``choice.<group>`` columns are added here. A figure's run folder
 may hold several sweeps (a rerun, more seeds later); when two runs fill the same cell (same group
 values and seed) the newer one is kept and the older one is reported, so a rerun never counts twice.
 """
@@ -12,28 +12,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
-import yaml
 
 from bot_repro.analysis.load import DEFAULT_CONFIG_KEYS, load_runs
+from bot_repro.run_folder import read_choices
 
 CHOICE_PREFIX = "choice."
 RUN_KEYS = ("run.status", "run.start_time")
-
-
-def read_choices(run_dir: str | Path) -> dict[str, Any]:
-    """Hydra's ``runtime.choices`` (group -> chosen config name) of a run, {} when not recorded."""
-    path = Path(run_dir) / ".hydra" / "hydra.yaml"
-    if not path.is_file():
-        return {}
-    try:
-        doc = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError:
-        return {}
-    choices = ((doc.get("hydra") or {}).get("runtime") or {}).get("choices") or {}
-    return {str(k): v for k, v in choices.items() if not str(k).startswith("hydra/")}
 
 
 def load_figure_runs(roots: Path | Sequence[Path], columns: Sequence[str]) -> pd.DataFrame:

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import Override
@@ -31,7 +30,7 @@ from hydra.errors import OverrideParseException
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from bot_repro.paths import REPO
-from bot_repro.run_folder import read_run_json
+from bot_repro.run_folder import OVERRIDES, read_overrides, status
 
 CONF_DIR = REPO / "conf"
 
@@ -68,7 +67,8 @@ def is_smoke(overrides: Sequence[str]) -> bool:
 def compose_experiment(slug: str, overrides: Sequence[str] = ()) -> DictConfig:
     """The composed config (with its ``hydra`` node) of experiment ``slug``; sweep overrides
     (``a=1,2``) are left out since one config cannot hold several values."""
-    if not (CONF_DIR / "experiment" / f"{slug}.yaml").is_file():
+    searched = any(o.startswith("hydra.searchpath=") for o in overrides)  # another folder of experiment files
+    if not searched and not (CONF_DIR / "experiment" / f"{slug}.yaml").is_file():
         raise FigureError(f"no experiment config conf/experiment/{slug}.yaml")
     single = [o.input_line for o in parse_overrides(overrides) if not o.is_sweep_override()]
     from hydra import compose, initialize_config_dir
@@ -87,10 +87,10 @@ def without_hydra(cfg: DictConfig) -> DictConfig:
 
 
 def smoke_overrides(cfg: DictConfig) -> list[str]:
+    """``sweep.smoke_overrides`` (conf/sweep/figure.yaml: hub models -> tiny stand-ins, one seed); none
+    for an experiment already sized for a CPU (the mini task's)."""
     node = OmegaConf.select(cfg, "sweep.smoke_overrides")
-    if node is None:
-        raise FigureError("the experiment config has no sweep.smoke_overrides (see conf/sweep/figure.yaml)")
-    return [str(x) for x in node]
+    return [str(x) for x in node] if node is not None else []
 
 
 def job_overrides(slug: str, overrides: Sequence[str], cfg: DictConfig) -> list[str]:
@@ -138,15 +138,11 @@ def completed_jobs(root: Path, keys: Sequence[str]) -> set[frozenset[str]]:
     done: set[frozenset[str]] = set()
     if not root.exists():
         return done
-    for overrides_file in root.rglob(".hydra/overrides.yaml"):
+    for overrides_file in root.rglob(OVERRIDES):  # a job Hydra started, whether or not it logged a step
         run_dir = overrides_file.parent.parent
-        try:
-            status = (read_run_json(run_dir) or {}).get("status")
-            job = yaml.safe_load(overrides_file.read_text()) or []
-        except (OSError, ValueError, yaml.YAMLError):
-            continue  # a run killed before writing its record is not complete
-        if status == "completed" and isinstance(job, list):
-            done.add(job_key([str(x) for x in job], keys))
+        job = read_overrides(run_dir)
+        if job is not None and status(run_dir) == "completed":  # a run killed before its record is not complete
+            done.add(job_key(job, keys))
     return done
 
 

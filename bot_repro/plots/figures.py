@@ -1,4 +1,4 @@
-"""The paper's figures from a figure's long table and its ``plot.<slug>`` config block.
+"""The paper's figures from a figure's long table and its ``report.plot`` config block.
 
 Four kinds cover docs/method.md §6: ``curves`` (one metric vs step per group, optionally one panel per value of
 a column: figures 1, 3, 4, 6, 7, 9), ``metric_panels`` (one panel per metric: figures 5, 8),
@@ -78,7 +78,7 @@ class PaperCfg:
 
 @dataclass
 class PlotCfg:
-    """``plot.<slug>`` of an experiment config."""
+    """``report.plot`` of an experiment config."""
 
     kind: str
     metric: str | None = None  # curves, pairwise, curves_drop

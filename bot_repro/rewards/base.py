@@ -4,6 +4,10 @@ A reward source never sees tokens. It reads the completion *text* and reports
 (docs/method.md §3, Eq. 4) a global score G and local signals located on character spans or on lines of
 that text; ``bot_repro.rewards.mapper`` turns them into per-token local rewards S_t using
 offsets computed from the sampled token ids. The trainer then forms r_t = w_g G + w_s S_t.
+
+``RewardCfg`` is the typed reward section every source is built from: the one home (and the one
+default) of the weights w_g, w_s and the window w. It lives here, below tasks and config, so that
+sources (layer 2) and the config schemas (layer 3) share it.
 """
 
 from __future__ import annotations
@@ -11,7 +15,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot_repro.config_errors import NON_NEGATIVE, checked
 from bot_repro.registry import Registry
+
+
+@dataclass
+class RewardCfg:
+    """The reward section (conf/reward/*.yaml), checked by ``bot_repro.config_errors.build_options``:
+    the one home of its weights and window (r_t = w_g G + w_s S_t, docs/method.md §3) on the TRL path,
+    on verl and in every reward source (``build_task`` hands a source this object)."""
+
+    source: str
+    w_g: float = checked(1.0, NON_NEGATIVE)
+    w_s: float = checked(1.0, NON_NEGATIVE)
+    window: int = checked(3, NON_NEGATIVE)  # neighbours each side a line/step score spreads to
+    params: dict[str, Any] = field(default_factory=dict)  # the source's own options, checked by its factory
+    smoke: dict[str, Any] = field(default_factory=dict)  # reward keys merged in by debug=smoke
 
 
 @dataclass
@@ -29,7 +48,7 @@ class RewardResult:
 
     global_score: G, added to every token (after the w_g weight).
     lines: {0-indexed line of the completion text: penalty}; spread to neighbouring lines with
-        phi(d) = max(0, 1 - d/(w+1)) by the mapper (w = the reward's ``window``). Values from
+        phi(d) = max(0, 1 - d/(w+1)) by the mapper (w = ``RewardCfg.window``). Values from
         several sources add up on a line.
     spans: values on character spans, applied to overlapping tokens without spreading.
     components: named parts of the global score and other scalars, logged as means per step.
@@ -53,11 +72,9 @@ class RewardSource(Protocol):
     failure with the reason in ``info["failure"]``.
     """
 
-    window: int
-
     def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]: ...
 
 
-# name -> factory(reward_cfg: dict, context: dict) -> RewardSource.
+# name -> factory(reward: RewardCfg, context: dict) -> RewardSource.
 # ``context`` carries shared objects (e.g. the judge client) built once per run.
 REWARD_SOURCES: Registry = Registry("reward source")

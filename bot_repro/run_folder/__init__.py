@@ -7,6 +7,7 @@ of tests and dry runs, the wandb export and the analysis (which reads it) cannot
   <run_dir>/metrics.jsonl        one JSON object per optimizer step (``read.read_metrics`` states the rules)
   <run_dir>/run.json             provenance and status, with ``format_version``
   <run_dir>/checkpoints/, rollouts/step_NNNNNN.jsonl, eval/step_NNNNNN/
+  <run_dir>/.hydra/overrides.yaml, hydra.yaml   Hydra's job overrides and group choices (``records``)
 
 It sits at layer 0 (stdlib, yaml and omegaconf only), below both the trainer and the analysis.
 """
@@ -20,6 +21,18 @@ from bot_repro.run_folder.read import (
     read_run_info,
     read_run_json,
 )
+from bot_repro.run_folder.records import (
+    OVERRIDES,
+    config_path,
+    copy_record,
+    has_metrics,
+    last_step,
+    metrics_path,
+    read_choices,
+    read_overrides,
+    run_json_path,
+    status,
+)
 from bot_repro.run_folder.schema import FORMAT_VERSION, X_COLUMNS
 from bot_repro.run_folder.write import (
     append_metrics,
@@ -32,11 +45,21 @@ from bot_repro.run_folder.write import (
 )
 
 __all__ = [
+    "OVERRIDES",
     "FORMAT_VERSION",
     "MetricsFormatError",
     "RunFormatError",
     "X_COLUMNS",
     "append_metrics",
+    "config_path",
+    "copy_record",
+    "has_metrics",
+    "last_step",
+    "metrics_path",
+    "read_choices",
+    "read_overrides",
+    "run_json_path",
+    "status",
     "find_run_dirs",
     "portable_command",
     "read_config",

@@ -49,8 +49,10 @@ BATCH_KEYS = ("reward_mean", "reward_std", "global_reward_mean", "local_reward_m
 VLLM_SAMPLING_KEYS = ("sampling/sampling_logp_difference/mean", "sampling/sampling_logp_difference/max",
                       "sampling/importance_sampling_ratio/min", "sampling/importance_sampling_ratio/mean",
                       "sampling/importance_sampling_ratio/max")  # fmt: skip
+# the reward-hacking monitors of every training step (bot_repro/trainer/monitors.py, docs/method.md §3)
+MONITOR_PREFIX = "monitor/"
 # logged keys with these prefixes pass through under their own names (their "/std" twins are dropped)
-PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "sampling/")
+PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "sampling/", MONITOR_PREFIX)
 
 
 def rollout_file(step: int) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import Registry
-from bot_repro.rewards.base import REWARD_SOURCES, RewardSource
+from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardSource
 
 
 class Task:
@@ -52,9 +52,10 @@ class Task:
         ``progress(step, total)``, when given, is called as the warm start advances."""
         return Path(model_dir)
 
-    def reward(self, reward_cfg: dict[str, Any], context: dict[str, Any]) -> RewardSource:
-        """The reward source named by ``reward_cfg["source"]``, built with the run's shared objects."""
-        return REWARD_SOURCES[reward_cfg["source"]](reward_cfg, context)
+    def reward(self, reward: RewardCfg, context: dict[str, Any]) -> RewardSource:
+        """The reward source named by ``reward.source``, built from the typed section with the run's
+        shared objects."""
+        return REWARD_SOURCES[reward.source](reward, context)
 
 
 def check_rows(rows: list[dict[str, Any]], split: str) -> None:
@@ -89,6 +90,4 @@ def build_task(cfg: Any, *, judge=None, run_dir: Path | None = None, seed: int =
     check_rows(test_rows, "test")
     if not with_reward:  # held-out evaluation and warm starts need no reward source (nor its judge)
         return task, None
-    reward_cfg = asdict(cfg.reward)
-    reward_cfg.pop("smoke", None)
-    return task, task.reward(reward_cfg, {"judge": judge, "run_dir": run_dir, "seed": seed})
+    return task, task.reward(cfg.reward, {"judge": judge, "run_dir": run_dir, "seed": seed})

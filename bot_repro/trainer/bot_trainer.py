@@ -57,7 +57,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         *args,
         token_reward: TokenRewardFunction,
         advantage: str,
-        advantage_options: dict | None = None,
+        advantage_options: dict,
         dynamic_sampling: DynamicSampling | None = None,
         rollout_dir: str | Path | None = None,
         rollouts_per_step: int = 8,
@@ -73,7 +73,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.generation_fallback: str | None = None  # why vLLM was not used although the preset asked for it
         self.token_reward = token_reward
         self.advantage = advantage
-        self.advantage_options = dict(advantage_options or {})
+        self.advantage_options = dict(advantage_options)  # w_g, w_s included (``RunConfig.advantage_options``)
         self.dynamic_sampling = dynamic_sampling or DynamicSampling()
         self.rollout_dir = Path(rollout_dir) if rollout_dir else None
         self.rollouts_per_step = rollouts_per_step
@@ -161,8 +161,7 @@ class BoTGRPOTrainer(GRPOTrainer):
 
     # ---- logging ---------------------------------------------------------------------------
     def _record(self, out: dict, scored: ScoredBatch, stats: RoundStats) -> None:
-        w_g = float(self.advantage_options.get("w_g", 1.0))
-        w_s = float(self.advantage_options.get("w_s", 1.0))
+        w_g, w_s = float(self.advantage_options["w_g"]), float(self.advantage_options["w_s"])
         for key, value in batch_metrics(stats, scored, self.num_generations, w_g, w_s).items():
             self._metrics["train"][key].append(value)
         if self.rollout_dir is None or self.rollouts_per_step <= 0 or not self.accelerator.is_main_process:

@@ -23,6 +23,7 @@ from trl import GRPOConfig
 from bot_repro.cache import cache_root
 from bot_repro.config import RunConfig
 from bot_repro.judges import JudgeClient
+from bot_repro.models import prompt_format
 from bot_repro.models.gguf import GgufUnavailableError, converted_dir, gguf_path
 from bot_repro.models.tiny import build_tiny
 from bot_repro.run_folder.schema import CHECKPOINTS, EVAL, METRICS, ROLLOUTS
@@ -116,6 +117,7 @@ def load_model(m, path: str):
         ) from None
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
+    prompt_format.apply(tok, m.prompt_format, m.name)  # plain: the tokenizer renders the plain format
     model = AutoModelForCausalLM.from_pretrained(
         path,
         dtype=getattr(torch, m.dtype),

@@ -7,11 +7,14 @@ only: held-out evaluation is timed separately (``eval_seconds``) and left out, s
 compares algorithms, not evaluation schedules.
 
 The record's keys and TRL's names for them are the run folder's (``bot_repro.run_folder.schema``),
-and its writer writes the lines.
+and its writer writes the lines. Each record also gets the length ratio of the reward-hacking monitors
+(``bot_repro.trainer.monitors``), and a monitor that crosses its threshold (``trainer.monitors.*`` of the
+composed config) logs one WARNING line to the training log.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from pathlib import Path
@@ -21,8 +24,12 @@ import torch
 from transformers import TrainerCallback
 
 from bot_repro import ranks
-from bot_repro.run_folder import append_metrics
+from bot_repro.config_errors import build_options
+from bot_repro.run_folder import append_metrics, read_metrics
 from bot_repro.run_folder.schema import BATCH_KEYS, PASSTHROUGH_PREFIXES, RENAME
+from bot_repro.trainer.monitors import MonitorCfg, StepMonitors
+
+log = logging.getLogger(__name__)
 
 
 def _wandb_run():
@@ -47,10 +54,13 @@ class MetricsJsonl(TrainerCallback):
     """
 
     def __init__(self, path: Path, counter, start_time: float | None = None, config: dict | None = None):
-        """``counter``: the trainer, read for ``generated_tokens``; ``config``: the composed config."""
+        """``counter``: the trainer, read for ``generated_tokens``; ``config``: the composed config (its
+        ``trainer.monitors`` thresholds, validated with the rest by ``bot_repro.config.validate``)."""
         self.path = Path(path)
         self.counter = counter
         self.config = config
+        section = ((config or {}).get("trainer") or {}).get("monitors")
+        self.monitors = StepMonitors(build_options(MonitorCfg, section, "trainer.monitors"))
         self.start = start_time or time.time()
         self.pending: dict[str, float] = {}
         self.eval_seconds = 0.0  # total time spent in held-out evaluation
@@ -73,6 +83,8 @@ class MetricsJsonl(TrainerCallback):
             run.config.update({"bot_repro": self.config}, allow_val_change=True)
         if state.global_step == 0:  # a resumed run keeps the clock restored by ResumeState
             self.start = time.time()
+        elif ranks.is_main() and self.path.is_file():  # the length reference is the first attempt's
+            self.monitors.resume(read_metrics(self.path))
         self._last_time = time.time()
         self._last_tokens = self.counter.generated_tokens
 
@@ -96,9 +108,13 @@ class MetricsJsonl(TrainerCallback):
         rec["step_seconds"] = round(step_s, 4)
         rec["eval_seconds"] = round(self.eval_seconds, 3)
         rec["tokens_per_s"] = (tokens - self._last_tokens) / step_s if step_s > 0 else None
+        extra, warnings = self.monitors.observe(rec)
+        rec.update(extra)
         rec.update(self.pending)
         self.pending.clear()
         self.write(rec)
+        for line in warnings:
+            log.warning(line)
         if state.global_step == 1 and rec.get("frac_zero_std_groups") is not None:
             print(f"step 1: {rec['frac_zero_std_groups']:.3f} of groups have identical global rewards", flush=True)
         self._last_time, self._last_tokens, self._last_eval = time.time(), tokens, self.eval_seconds

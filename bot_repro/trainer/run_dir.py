@@ -31,7 +31,13 @@ from transformers import TrainerCallback
 
 from bot_repro import ranks
 from bot_repro.config_errors import ConfigError
-from bot_repro.run_folder import portable_command, read_run_json, truncate_metrics, write_run_json
+from bot_repro.run_folder import (
+    config_path,
+    portable_command,
+    read_run_json,
+    truncate_metrics,
+    write_run_json,
+)
 from bot_repro.run_folder.schema import CHECKPOINTS, METRICS, RUN_INFO
 
 log = logging.getLogger(__name__)
@@ -214,7 +220,7 @@ RESUME_KEYS = {"resume", "resume_allow_changes"}
 
 def check_resume_config(run_dir: Path, cfg: DictConfig) -> None:
     """Refuse to resume with a config that differs from the run's first attempt, naming the keys."""
-    saved_path = Path(run_dir) / ".hydra" / "config.yaml"
+    saved_path = config_path(run_dir)
     if not saved_path.is_file() or cfg.get("resume_allow_changes"):
         return
     saved = _flat(OmegaConf.to_container(OmegaConf.load(saved_path)))

@@ -3,7 +3,8 @@
 ``batch_metrics`` gives the ``BATCH_KEYS`` of ``metrics.jsonl`` (``bot_repro.run_folder.schema``): the
 sequence reward w_g G + w_s mean_t S_t of the estimators' own ``token_mean`` rule
 (``bot_repro.algorithms.batch.sequence_rewards``), its parts and the advantages on valid tokens, plus
-the reward sources' components (``reward/<name>``) and any accounting carried by the scores.
+the reward sources' components (``reward/<name>``), any accounting carried by the scores and the
+reward-hacking monitors (``monitor/<name>``, ``bot_repro.trainer.monitors``).
 ``rollout_rows`` are the first rollouts of a step as ``rollouts/step_NNNNNN.jsonl`` saves them.
 """
 
@@ -13,6 +14,7 @@ import torch
 
 from bot_repro.algorithms.batch import RewardBatch, sequence_rewards
 from bot_repro.trainer.advantage_step import RoundStats
+from bot_repro.trainer.monitors import batch_monitors
 from bot_repro.trainer.token_reward import ScoredBatch
 
 
@@ -43,6 +45,7 @@ def batch_metrics(stats: RoundStats, scored: ScoredBatch, k: int, w_g: float, w_
             comps.setdefault(name, []).append(float(val))
     out.update({f"reward/{name}": sum(vals) / len(vals) for name, vals in comps.items()})
     out.update({name: float(val) for name, val in scored.metrics.items()})
+    out.update(batch_monitors(batch.G.tolist(), local_mean.tolist(), k, scored.results, scored.texts))
     return out
 
 

@@ -69,13 +69,14 @@ def score_completions(source: RewardSource, tokenizer, completion_ids, rows: lis
 
 
 class TokenRewardFunction:
-    """Callable handed to ``GRPOTrainer(reward_funcs=[...])``."""
+    """Callable handed to ``GRPOTrainer(reward_funcs=[...])``; ``window`` is the run's ``reward.window``
+    (``RewardCfg``, the one place it is set), which the mapper spreads line values with."""
 
-    def __init__(self, source: RewardSource, tokenizer, window: int | None = None, judge=None):
+    def __init__(self, source: RewardSource, tokenizer, window: int, judge=None):
         self.source = source
         self.judge = judge
         self.tokenizer = tokenizer
-        self.window = int(window if window is not None else getattr(source, "window", 0))
+        self.window = window
         self.__name__ = "token_reward"
         self._pending: list[ScoredBatch] = []
 

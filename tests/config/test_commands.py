@@ -1,5 +1,6 @@
 """The command surface a new user meets first: ``make help`` (the default goal) lists every target of the
-Makefiles with its one-line description, and ``python -m bot_repro.study`` says overrides are optional."""
+Makefile with its one-line description, every target that runs an experiment goes through
+``python -m bot_repro.experiment``, and that command says what it takes."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import subprocess
 
 import pytest
 
-from bot_repro import study
+from bot_repro.experiment.cli import main as experiment_main
 from tests.conftest import REPO
 
-MAKEFILES = ["Makefile", "Makefile.figures"]
+MAKEFILES = ["Makefile"]
 # a rule line (`target: prereqs`), not a variable (`X := y`, `X ?= y`) nor a special target (.PHONY)
 RULE = re.compile(r"^([A-Za-z0-9%_-][A-Za-z0-9%._-]*)\s*:(?!=)")
 
@@ -56,13 +57,30 @@ def test_bare_make_prints_help_and_installs_nothing():
     assert "pip" not in dry.stdout and "venv" not in dry.stdout  # the default goal runs no install step
 
 
-def test_study_usage_says_overrides_are_optional(capsys):
+@pytest.mark.parametrize("target,command", [
+    ("reproduce-figure-1", "run fig1_compile_rate"), ("reproduce-figure-10", "run fig10_vlm_line_reward"),
+    ("figure-2", "report fig2_win_rate"), ("figures", "report figures"), ("demo", "run mini_demo"),
+    ("study", "run study"), ("real-demo", "run real_small"), ("publish NAME=mini_demo", "publish mini_demo"),
+])
+def test_every_experiment_target_goes_through_the_one_command(target, command):
+    out = _make("-n", *target.split(), "ARGS=debug=smoke", "CLUSTER=slurm", "VENV=/nonexistent-venv")
+    assert out.returncode == 0, out.stderr
+    line = next(x for x in out.stdout.splitlines() if "-m bot_repro.experiment " in x)
+    assert f"-m bot_repro.experiment {command}" in line, line
+    if not target.startswith(("figure", "publish")):
+        assert line.split()[-2:] == ["cluster=slurm", "debug=smoke"]  # CLUSTER, then ARGS: later wins
+
+
+def test_experiment_command_usage_and_bad_names(capsys):
     with pytest.raises(SystemExit) as done:
-        study.main(["--help"])
+        experiment_main(["--help"])
     assert done.value.code == 0
     usage = capsys.readouterr().out
-    assert "overrides are optional" in usage and "[override ...]" in usage
-    with pytest.raises(SystemExit):
-        study.main([])  # no command: the error names the command only, not the overrides
-    err = capsys.readouterr().err
-    assert "required: command" in err and "override" not in err.split("error:")[1]
+    assert all(c in usage for c in ("run NAME", "report NAME", "publish NAME", "list"))
+    assert experiment_main(["run", "fig11_nothing"]) == 2
+    assert "unknown experiment 'fig11_nothing'; known: fig1_compile_rate" in capsys.readouterr().err
+    assert experiment_main(["report"]) == 2
+    assert "needs an experiment NAME" in capsys.readouterr().err
+    assert experiment_main(["list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].split()[:3] == ["1", "fig1_compile_rate", "C1"] and any("real_small" in x for x in listed)

@@ -1,5 +1,6 @@
-"""Every figure experiment config composes, expands to the sweep of docs/method.md §6, and validates job by job,
-with and without debug=smoke; smoke mode really shrinks each job (tiny model, 2 steps, one seed)."""
+"""Every experiment file composes with a valid report block; every figure's sweep expands to the sweep of
+docs/method.md §6 and validates job by job, with and without debug=smoke; smoke mode really shrinks each job
+(tiny model, 2 steps, one seed)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,16 @@ import pytest
 from omegaconf import OmegaConf, open_dict
 
 from bot_repro.config import validate
-from bot_repro.figures import FIGURES, ordered
+from bot_repro.experiment import spec
 from bot_repro.figures import sweep as fsweep
-from bot_repro.figures.pipeline import plot_settings
 from bot_repro.figures.runs import CHOICE_PREFIX
 from bot_repro.tasks.base import build_task
 from tests.conftest import REPO
 
-SLUGS = [spec.slug for spec in ordered()]
+SLUGS = [n for n in spec.names() if spec.FIGURE_NAME.match(n)]
+TRAINED = [s for s in SLUGS if s != "fig2_win_rate"]  # figure 2 judges figure 1's runs
 # Jobs per figure with the default 3 seeds (docs/method.md §6): arms x seeds, counted by hand.
-JOBS = {"fig1_compile_rate": 15, "fig2_win_rate": 15, "fig3_model_families": 18, "fig4_reward_stack": 12,
+JOBS = {"fig1_compile_rate": 15, "fig3_model_families": 18, "fig4_reward_stack": 12,
         "fig5_aime_passk": 6, "fig6_aime_families": 18, "fig7_step_strategy": 9, "fig8_local_weight": 9,
         "fig9_step_window": 9, "fig10_vlm_line_reward": 12}  # fmt: skip
 # (algorithm, reward source, hue value) of each figure's arms, as docs/method.md §6 describes them.
@@ -62,17 +63,24 @@ def _hue_value(cfg, column: str):
     return OmegaConf.select(cfg, column)
 
 
-def test_every_experiment_file_is_a_registered_figure_and_back():
-    files = sorted(p.stem for p in (REPO / "conf" / "experiment").glob("fig*.yaml"))
-    assert files == sorted(SLUGS)
-    assert [s.number for s in ordered()] == list(range(1, 11))
-    for spec in ordered():
-        assert (REPO / "experiments" / spec.slug / "README.md").is_file(), spec.slug
+@pytest.mark.parametrize("name", spec.names())
+def test_every_experiment_composes_with_a_valid_report_block(name):
+    exp = spec.load(name)
+    assert exp.plot.panel_metrics and exp.cfg.experiment_name == name
+    if spec.FIGURE_NAME.match(name):
+        assert exp.figure == int(spec.FIGURE_NAME.match(name).group(1)) and exp.report.claim == f"C{exp.figure}"
+        assert exp.report.shows and (REPO / "experiments" / name / "README.md").is_file(), name
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+def test_figures_are_numbered_one_to_ten_and_resolve_by_number():
+    assert [spec.resolve(str(n)) for n in range(1, 11)] == SLUGS
+    with pytest.raises(spec.UnknownNameError, match="unknown experiment '11'.*fig1_compile_rate"):
+        spec.resolve("11")
+
+
+@pytest.mark.parametrize("slug", TRAINED)
 def test_full_sweep_composes_and_validates(slug):
-    spec = FIGURES[slug]
+    exp = spec.load(slug)
     jobs = _jobs(slug, [])
     assert len(jobs) == JOBS[slug]
     seeds = Counter(next(o for o in job if o.startswith("seed=")) for job in jobs)
@@ -81,12 +89,12 @@ def test_full_sweep_composes_and_validates(slug):
     arms, families = set(), set()
     for job in [j for j in jobs if "seed=0" in j]:  # seeds do not change the composition
         cfg = _compose_job(job)
-        settings = settings or plot_settings(spec, cfg)
+        settings = settings or exp.plot
         sections = validate(_train_config(cfg))
         assert cfg.model.hub_id, "full runs train the paper's hub models"
         assert cfg.judge.backend == "openai" and not cfg.smoke
-        assert cfg.experiment_name == spec.runs_slug
-        if spec.task == "aime":
+        assert cfg.experiment_name == slug
+        if cfg.task.name == "aime":
             assert cfg.trainer.learning_rate == pytest.approx(5e-7)  # docs/method.md §7
         arms.add((sections.algorithm.name, sections.reward.source, _hue_value(cfg, settings.hue)))
         families.add((cfg.model.name, cfg.model.family))
@@ -96,7 +104,7 @@ def test_full_sweep_composes_and_validates(slug):
         assert families == FAMILIES
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", TRAINED)
 def test_smoke_sweep_is_one_seed_of_tiny_models_and_builds_task_and_reward(slug, tmp_path):
     full_jobs = _jobs(slug, [])
     jobs = _jobs(slug, ["debug=smoke"])
@@ -129,11 +137,9 @@ def test_launchers_and_resources_compose():
         assert fsweep.expand_jobs(cfg, fsweep.job_overrides("fig1_compile_rate", extra, cfg))
 
 
-def test_figure2_reuses_figure1_runs():
-    fig1, fig2 = fsweep.compose_experiment("fig1_compile_rate"), fsweep.compose_experiment("fig2_win_rate")
-    keys = fsweep.swept_keys(fig1, [])
-    assert {fsweep.job_key(j, keys) for j in _jobs("fig1_compile_rate", [])} == {
-        fsweep.job_key(j, keys) for j in _jobs("fig2_win_rate", [])
-    }
-    assert fig2.experiment_name == "fig1_compile_rate" and FIGURES["fig2_win_rate"].runs_slug == "fig1_compile_rate"
-    assert set(fig2.sweep.pairwise.baselines) == {"grpo", "pure", "gspo", "dapo"}
+def test_figure2_judges_figure1_runs():
+    exp = spec.load("fig2_win_rate")
+    assert not exp.trains and exp.pairwise[0] == "fig1_compile_rate"
+    assert set(exp.pairwise[1].baselines) == {"grpo", "pure", "gspo", "dapo"} and exp.pairwise[1].reference == "bot_grpo"
+    fig1 = {(a.split("=")[1]) for j in _jobs("fig1_compile_rate", []) for a in j if a.startswith("algorithm=")}
+    assert {exp.pairwise[1].reference, *exp.pairwise[1].baselines} <= fig1  # every judged arm is trained by figure 1

@@ -55,11 +55,15 @@ def test_bad_configs_fail_with_names(overrides, error, match):
     with pytest.raises(error, match=match):
         validate(cfg)
         # task/reward params are validated by their factories (still before the model)
-        from bot_repro.rewards import REWARD_SOURCES
+        from omegaconf import OmegaConf
+
+        from bot_repro.config_errors import build_options
+        from bot_repro.rewards import REWARD_SOURCES, RewardCfg
         from bot_repro.tasks import TASKS
 
         TASKS[cfg.task.name](dict(cfg.task.params), dict(cfg.model))
-        REWARD_SOURCES[cfg.reward.source](dict(cfg.reward), {"seed": 0})
+        section = build_options(RewardCfg, OmegaConf.to_container(cfg.reward, resolve=True), "reward")
+        REWARD_SOURCES[section.source](section, {"seed": 0})
 
 
 def test_check_batch_suggests_a_valid_setting():

@@ -160,11 +160,11 @@ def test_validate_is_the_one_door_and_typed():
         cfg.model, cfg.task, cfg.reward, cfg.judge, cfg.seed)
 
 
-def test_study_prepare_goes_through_the_door(tmp_path, monkeypatch):
-    """study.prepare once validated without the smoke blocks, so under debug=smoke it warm-started a
-    policy that the smoke runs (task.smoke: warm_start false) never used."""
+def test_policy_prepare_goes_through_the_door(tmp_path, monkeypatch):
+    """The starting policy's preparation once validated without the smoke blocks, so under debug=smoke
+    it warm-started a policy that the smoke runs (task.smoke: warm_start false) never used."""
+    from bot_repro.experiment.policy import prepare
     from bot_repro.figures.sweep import compose_experiment
-    from bot_repro.study import prepare
 
     monkeypatch.setenv("BOT_REPRO_CACHE", str(tmp_path))
     info = prepare(compose_experiment("mini_demo", ["debug=smoke"]))

@@ -1,4 +1,4 @@
-"""The GPU check (``bench/gpu.py``) runs end to end on CPU with a tiny model, so it cannot rot
+"""The GPU check (``bench/gpu/``) runs end to end on CPU with a tiny model, so it cannot rot
 between lent GPU machines: both trainers, the phase timers, the advantage timing and the JSON."""
 
 from __future__ import annotations

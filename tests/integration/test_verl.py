@@ -114,8 +114,7 @@ def test_verl_builds_its_reward_through_build_task(tmp_path, monkeypatch):
     monkeypatch.setattr(MiniTask, "reward", lambda self, cfg, ctx: asked.append(cfg) or original(self, cfg, ctx))
     source, judge = build_source(stack, tmp_path)
     assert judge is None and type(source).__name__ == "MiniReward"
-    assert [(c["w_g"], c["w_s"], c["window"]) for c in asked] == [(stack.reward.w_g, stack.reward.w_s,
-                                                                   stack.reward.window)]
+    assert asked == [stack.reward]  # the typed section itself (its w_g, w_s and window)
     monkeypatch.setattr(MiniTask, "datasets", lambda self: ([{"id": "bad", "prompt": "not messages"}], []))
     with pytest.raises(ConfigError, match="train row 0 .id 'bad'. has no valid 'prompt'"):
         build_source(stack, tmp_path)

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from bot_repro.rewards import mapper
-from bot_repro.rewards.base import RewardResult, SpanReward
+from bot_repro.rewards.base import RewardCfg, RewardResult, SpanReward
 from bot_repro.tasks.aime.tags import parse_solution
 from bot_repro.tasks.react.checker import CheckOutcome
 from bot_repro.tasks.react.extract import extract_code
@@ -138,10 +138,11 @@ def test_aime_step_scores_end_to_end_on_real_tokens(smollm2_tok):
     from bot_repro.rewards import REWARD_SOURCES
 
     text = "<step 1> 12 + 7 = 19 </step 1>\n<step 2> 19 × 2 = 40 </step 2>\n<step 3> so é </step 3>\n<final> 40 </final>"
-    source = REWARD_SOURCES["aime"]({"source": "aime", "w_g": 3.0, "window": 0,
-                                     "params": {"step_source": "rule", "check_workers": 1}}, {})
+    section = RewardCfg(source="aime", w_g=3.0, window=0, params={"step_source": "rule", "check_workers": 1})
+    source = REWARD_SOURCES["aime"](section, {})
     ids, ref = reference(smollm2_tok, text)
-    batch = score_completions(source, smollm2_tok, [ids + [smollm2_tok.eos_token_id]], [{"answer": "38"}], 0)
+    batch = score_completions(source, smollm2_tok, [ids + [smollm2_tok.eos_token_id]], [{"answer": "38"}],
+                              section.window)
     res, s = batch.results[0], batch.local_rewards[0]
     assert res.info["step_scores"] == [1.0, -1.0, 0.0]  # true claim, false claim, no claim
     assert res.global_score == pytest.approx(0.2 / 3.0)  # wrong answer, perfect format
@@ -159,12 +160,13 @@ def test_react_line_penalties_end_to_end_on_real_tokens(smollm2_tok):
     response = "Here is the app:\n```tsx\n" + code + "\n```\n"
     diag = {"line": 2, "col": 0, "severity": "error", "source": "tsc", "rule": "TS2304", "message": "x"}
     out = CheckOutcome(extract_code(response), False, "typecheck", "bad", compiler=[diag], eslint=[], png=None)
-    source = ReactReward({"window": 1, "params": {"code_judge": False, "code_judge_lines": False}}, {"judge": None})
+    static = RewardCfg(source="react", window=1, params={"code_judge": False, "code_judge_lines": False})
+    source = ReactReward(static, {"judge": None})
     res = source.score_outcomes([out], [{"request": "r"}])[0]
     assert res.lines == {4: -1.0}  # code line 2 is response line 4 (after the prose and the fence)
     ids, ref = reference(smollm2_tok, response)
     decoded, offsets = mapper.token_char_offsets(smollm2_tok, ids)
-    s = mapper.local_token_rewards(decoded, offsets, res, window=1)
+    s = mapper.local_token_rewards(decoded, offsets, res, window=static.window)
     chars = line_of_chars(response)
     for t, (a, b) in enumerate(ref):
         content = {chars[i] for i in range(a, b) if response[i] != "\n"}

@@ -12,7 +12,7 @@ from transformers import AutoConfig, AutoTokenizer, Qwen2ForTokenClassification
 import bot_repro.tasks.aime.reward  # noqa: F401  (registers the "aime" reward source)
 from bot_repro.config_errors import ConfigError
 from bot_repro.models.tiny import build_tiny
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.aime.steps import PrmOptions, PrmStepScorer
 
 SEP = "<extra_0>"
@@ -82,10 +82,8 @@ def test_missing_separator_is_a_config_error(tmp_path):
 
 def test_reward_source_with_prm(tmp_path):
     path = build_prm(tmp_path, bias=(0.0, math.log(3.0)))
-    cfg = {
-        "source": "aime", "w_g": 3.0, "w_s": 0.5, "window": 0,
-        "params": {"step_source": "prm", "prm": {"model": str(path), "loader": "token_classification", "device": "cpu"}},
-    }  # fmt: skip
+    prm = {"model": str(path), "loader": "token_classification", "device": "cpu"}
+    cfg = RewardCfg(source="aime", w_g=3.0, w_s=0.5, window=0, params={"step_source": "prm", "prm": prm})
     src = REWARD_SOURCES["aime"](cfg, {"judge": None})
     text = "<step 1> 3 + 4 = 7 </step 1>\n<step 2> 2 * 7 = 14 </step 2>\n<final> 14 </final>"
     result = src.score([text], [{"problem": "What is 2 * (3 + 4)?", "answer": "14"}])[0]

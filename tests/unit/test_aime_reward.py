@@ -9,7 +9,7 @@ import pytest
 
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges.types import StepJudgeInput
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.rewards.mapper import local_token_rewards
 from bot_repro.tasks.aime.reward import spread_steps
 from bot_repro.tasks.aime.steps import arithmetic_claims
@@ -19,7 +19,7 @@ SOLUTION = "<step 1> 3 + 4 = 7 </step 1>\n<step 2> 2 * 7 = 15 </step 2>\n<step 3
 
 
 def source(params: dict, w_g: float = 3.0, window: int = 1, judge=None):
-    cfg = {"source": "aime", "w_g": w_g, "w_s": 0.5, "window": window, "params": params}
+    cfg = RewardCfg(source="aime", w_g=w_g, w_s=0.5, window=window, params=params)
     return REWARD_SOURCES["aime"](cfg, {"judge": judge, "run_dir": None, "seed": 0})
 
 
@@ -176,7 +176,7 @@ def test_arithmetic_claims(step, expected):
 def test_config_errors(cfg, match):
     full = {"source": "aime", "w_g": 3.0, "w_s": 0.5, "window": 3, "params": {"step_source": "rule"}} | cfg
     with pytest.raises(ConfigError, match=match):
-        REWARD_SOURCES["aime"](full, {"judge": None})
+        REWARD_SOURCES["aime"](RewardCfg(**full), {"judge": None})
 
 
 def test_unknown_strategy_is_refused():

@@ -9,6 +9,7 @@ from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.core_algos import min_form_credit
 
 NORMALISED = ["grpo", "dapo", "gspo", "ps_grpo", "bot_grpo"]
+UNIT = {"w_g": 1.0, "w_s": 1.0}  # the weights the hand-computed values take (estimators have no default)
 
 
 def ragged(rows: list[list[float]], width: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -50,7 +51,7 @@ GOLDEN_R = [[1.0, 0.5], [0.5, 0.0, -0.5], [1.0, 1.0, 1.0, 1.0]]
 def test_bot_golden_vector():
     S, mask = ragged(GOLDEN_R)
     G = torch.zeros(3)
-    out = ADVANTAGES["bot_grpo"](G, S, mask, 3)
+    out = ADVANTAGES["bot_grpo"](G, S, mask, 3, **UNIT)
     assert_rows(out, mask, [[0.821993, -0.164399], [-0.164399, -1.150791, -2.137183], [0.821993] * 4])
     assert implied_stats(out, S, mask) == pytest.approx((0.583333, 0.506897), abs=1e-6)
 
@@ -58,7 +59,7 @@ def test_bot_golden_vector():
 def test_bot_golden_vector_unbiased_is_k_over_k_minus_1():
     # sigma^2 = 0.506897^2 * 3 / 2, not / (1 - sum_i w_i^2) (reliability weights would give 0.540)
     S, mask = ragged(GOLDEN_R)
-    out = ADVANTAGES["bot_grpo"](torch.zeros(3), S, mask, 3, std="unbiased")
+    out = ADVANTAGES["bot_grpo"](torch.zeros(3), S, mask, 3, std="unbiased", **UNIT)
     assert_rows(out, mask, [[0.671155, -0.134231], [-0.134231, -0.939617, -1.745003], [0.671155] * 4])
     assert implied_stats(out, S, mask) == pytest.approx((0.583333, 0.620819), abs=1e-6)
 
@@ -66,12 +67,12 @@ def test_bot_golden_vector_unbiased_is_k_over_k_minus_1():
 def test_bot_uniform_weighting_is_the_unweighted_pool_and_differs_from_golden():
     S, mask = ragged(GOLDEN_R)
     G = torch.zeros(3)
-    uniform = ADVANTAGES["bot_grpo"](G, S, mask, 3, weighting="uniform")
+    uniform = ADVANTAGES["bot_grpo"](G, S, mask, 3, weighting="uniform", **UNIT)
     assert implied_stats(uniform, S, mask) == pytest.approx((0.611111, 0.515201), abs=1e-6)
     expected = [[(v - 0.6111111) / (0.5152010 + 1e-6) for v in row] for row in GOLDEN_R]
     assert_rows(uniform, mask, expected)
     # dropping 1/L_k must be visible: the golden test above would fail on these values
-    assert (uniform - ADVANTAGES["bot_grpo"](G, S, mask, 3)).abs().max() > 0.05
+    assert (uniform - ADVANTAGES["bot_grpo"](G, S, mask, 3, **UNIT)).abs().max() > 0.05
 
 
 def test_bot_equals_grpo_population_when_rewards_are_global():
@@ -79,19 +80,19 @@ def test_bot_equals_grpo_population_when_rewards_are_global():
     G = torch.tensor([1.0, 0.0, 1.0])
     local = torch.zeros(3, 4)
     expected = [[0.707105] * 2, [-1.414211] * 3, [0.707105] * 4]
-    assert_rows(ADVANTAGES["bot_grpo"](G, local, mask, 3), mask, expected)
-    assert_rows(ADVANTAGES["grpo"](G, local, mask, 3), mask, expected)
+    assert_rows(ADVANTAGES["bot_grpo"](G, local, mask, 3, **UNIT), mask, expected)
+    assert_rows(ADVANTAGES["grpo"](G, local, mask, 3, **UNIT), mask, expected)
 
 
 def test_grpo_by_hand():
     G = torch.tensor([1.0, 2.0, 3.0, 4.0])
     local, mask = ragged([[0.0], [0.0] * 2, [0.0] * 3, [0.0] * 2])
     assert_rows(
-        ADVANTAGES["grpo"](G, local, mask, 4),
+        ADVANTAGES["grpo"](G, local, mask, 4, **UNIT),
         mask,
         [[-1.341640], [-0.447213] * 2, [0.447213] * 3, [1.341640] * 2],
     )
-    unbiased = ADVANTAGES["grpo"](G, local, mask, 4, std="unbiased")
+    unbiased = ADVANTAGES["grpo"](G, local, mask, 4, std="unbiased", **UNIT)
     assert_rows(unbiased, mask, [[-1.161894], [-0.387298] * 2, [0.387298] * 3, [1.161894] * 2])
 
 
@@ -99,16 +100,18 @@ def test_sequence_rewards_by_hand():
     G = torch.tensor([1.0, 0.0])
     S, mask = ragged([[0.5, -0.5], [1.0, 1.0, 1.0]])
     # token_mean: R = [1 + 0, 0 + 1] are equal, so exactly 0 (not eps-amplified rounding)
-    assert torch.all(ADVANTAGES["grpo"](G, S, mask, 2, seq_reward="token_mean") == 0)
+    assert torch.all(ADVANTAGES["grpo"](G, S, mask, 2, seq_reward="token_mean", **UNIT) == 0)
     # token_sum: R = [1, 3]: population std 1
     assert_rows(
-        ADVANTAGES["grpo"](G, S, mask, 2, seq_reward="token_sum"), mask, [[-0.999999] * 2, [0.999999] * 3]
+        ADVANTAGES["grpo"](G, S, mask, 2, seq_reward="token_sum", **UNIT), mask,
+        [[-0.999999] * 2, [0.999999] * 3],
     )
-    assert_rows(ADVANTAGES["dr_grpo"](G, S, mask, 2, seq_reward="token_sum"), mask, [[-1.0] * 2, [1.0] * 3])
-    assert_rows(ADVANTAGES["dr_grpo"](G, S, mask, 2), mask, [[0.5] * 2, [-0.5] * 3])
+    dr_sum = ADVANTAGES["dr_grpo"](G, S, mask, 2, seq_reward="token_sum", **UNIT)
+    assert_rows(dr_sum, mask, [[-1.0] * 2, [1.0] * 3])
+    assert_rows(ADVANTAGES["dr_grpo"](G, S, mask, 2, **UNIT), mask, [[0.5] * 2, [-0.5] * 3])
     # equal rewards whose float64 mean is off by 1 ulp (0.7 * 0.3, three times) still give exactly 0
     equal = ADVANTAGES["grpo"](
-        torch.full((3,), 0.7), torch.zeros(3, 2), torch.ones(3, 2, dtype=torch.bool), 3, w_g=0.3
+        torch.full((3,), 0.7), torch.zeros(3, 2), torch.ones(3, 2, dtype=torch.bool), 3, w_g=0.3, w_s=1.0
     )
     assert torch.all(equal == 0)
 
@@ -117,9 +120,9 @@ def test_dapo_soft_overlong_punishment_by_hand():
     # L_max 10, L_cache 4: no penalty up to 6 tokens, -0.5 at 8, -1 at 10 and beyond
     _, mask = ragged([[0.0] * 5, [0.0] * 8, [0.0] * 10, [0.0] * 12])
     G, local = torch.zeros(4), torch.zeros(4, 12)
-    out = ADVANTAGES["dapo"](G, local, mask, 4, max_completion_length=10, overlong_buffer=4)
+    out = ADVANTAGES["dapo"](G, local, mask, 4, max_completion_length=10, overlong_buffer=4, **UNIT)
     assert_rows(out, mask, [[1.507553] * 5, [0.301511] * 8, [-0.904532] * 10, [-0.904532] * 12])
-    assert torch.all(ADVANTAGES["dapo"](G, local, mask, 4) == 0)  # no punishment unless configured
+    assert torch.all(ADVANTAGES["dapo"](G, local, mask, 4, **UNIT) == 0)  # no punishment unless configured
 
 
 PURE_G = [1.0, 0.0, 1.0]
@@ -186,15 +189,15 @@ def test_pure_by_hand():
     G = torch.tensor([0.0, 1.0])
     S, mask = ragged([[-1.0, -1.0], [0.0, 0.0, 0.0]])
     # q0 = [-.5, -.5], q1 = 0; baselines b0 = 0, b1 = -.5; G terms -1 / +1 at the last token
-    assert_rows(ADVANTAGES["pure"](G, S, mask, 2), mask, [[-2.0, -1.5], [2.5, 2.0, 1.5]])
+    assert_rows(ADVANTAGES["pure"](G, S, mask, 2, **UNIT), mask, [[-2.0, -1.5], [2.5, 2.0, 1.5]])
 
 
 def test_ps_grpo_by_hand():
     G = torch.zeros(2)
     S, mask = ragged([[1.0, 0.0], [0.0, -1.0]])
     n = 1.4142116  # 1 / (sqrt(0.5) + eps)
-    assert_rows(ADVANTAGES["ps_grpo"](G, S, mask, 2), mask, [[n / 2, 0.0], [-n / 2, -n]])
-    assert_rows(ADVANTAGES["ps_grpo"](G, S, mask, 2, reduce="sum"), mask, [[n, 0.0], [-n, -n]])
+    assert_rows(ADVANTAGES["ps_grpo"](G, S, mask, 2, **UNIT), mask, [[n / 2, 0.0], [-n / 2, -n]])
+    assert_rows(ADVANTAGES["ps_grpo"](G, S, mask, 2, reduce="sum", **UNIT), mask, [[n, 0.0], [-n, -n]])
 
 
 # -- defining properties -----------------------------------------------------------------------
@@ -217,8 +220,8 @@ def test_bot_with_zero_local_rewards_is_grpo(seed, K, std):
     G, _, mask = random_batch(seed, K=K, T=4 * K)
     assert len(set(mask.sum(-1).tolist())) > 2  # ragged
     local = torch.zeros_like(mask, dtype=torch.float32)
-    bot = ADVANTAGES["bot_grpo"](G, local, mask, K, w_g=2.5, std=std)
-    grpo = ADVANTAGES["grpo"](G, local, mask, K, w_g=2.5, std=std)
+    bot = ADVANTAGES["bot_grpo"](G, local, mask, K, w_g=2.5, w_s=1.0, std=std)
+    grpo = ADVANTAGES["grpo"](G, local, mask, K, w_g=2.5, w_s=1.0, std=std)
     torch.testing.assert_close(bot, grpo, rtol=1e-5, atol=1e-5)
     constant = torch.full_like(local, -0.3)
     bot_c = ADVANTAGES["bot_grpo"](G, constant, mask, K, w_g=2.5, w_s=0.5, std=std)
@@ -240,11 +243,11 @@ def test_bot_statistics_ignore_repeating_a_rollout_only_with_inverse_length():
     G, S, mask = random_batch(7, n_groups=1, K=4, T=6)
     wide, wide_mask = repeat_rollout(S, mask, k=2)
     for std in ("population", "unbiased"):
-        out = ADVANTAGES["bot_grpo"](G, S, mask, 4, std=std)
-        out_wide = ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4, std=std)
+        out = ADVANTAGES["bot_grpo"](G, S, mask, 4, std=std, **UNIT)
+        out_wide = ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4, std=std, **UNIT)
         torch.testing.assert_close(out_wide[:, : S.shape[1]][mask], out[mask])
-    uniform = ADVANTAGES["bot_grpo"](G, S, mask, 4, weighting="uniform")
-    uniform_wide = ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4, weighting="uniform")
+    uniform = ADVANTAGES["bot_grpo"](G, S, mask, 4, weighting="uniform", **UNIT)
+    uniform_wide = ADVANTAGES["bot_grpo"](G, wide, wide_mask, 4, weighting="uniform", **UNIT)
     assert (uniform_wide[:, : S.shape[1]][mask] - uniform[mask]).abs().max() > 1e-3
 
 
@@ -252,7 +255,7 @@ def test_bot_statistics_ignore_repeating_a_rollout_only_with_inverse_length():
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float64])
 def test_output_is_float32_with_exact_zeros_on_padding(name, dtype):
     G, S, mask = random_batch(3, empty=True)
-    out = ADVANTAGES[name](G.to(dtype), S.to(dtype), mask, 4)
+    out = ADVANTAGES[name](G.to(dtype), S.to(dtype), mask, 4, **UNIT)
     assert out.dtype == torch.float32
     assert torch.all(out[~mask] == 0) and torch.all(out[mask.sum(-1) == 0] == 0)
     assert out[mask].abs().sum() > 0
@@ -261,8 +264,8 @@ def test_output_is_float32_with_exact_zeros_on_padding(name, dtype):
 @pytest.mark.parametrize("name", NORMALISED + ["dr_grpo"])
 def test_invariant_to_a_constant_shift_of_all_rewards(name):
     G, S, mask = random_batch(11)
-    shifted = ADVANTAGES[name](G + 5.0, S, mask, 4, w_g=1.0)
-    torch.testing.assert_close(shifted, ADVANTAGES[name](G, S, mask, 4, w_g=1.0), rtol=1e-4, atol=1e-4)
+    shifted = ADVANTAGES[name](G + 5.0, S, mask, 4, **UNIT)
+    torch.testing.assert_close(shifted, ADVANTAGES[name](G, S, mask, 4, **UNIT), rtol=1e-4, atol=1e-4)
 
 
 def test_min_form_credit_tends_to_the_minimum_as_temperature_drops():
@@ -272,11 +275,11 @@ def test_min_form_credit_tends_to_the_minimum_as_temperature_drops():
     mask[0, 5:] = False
     minimum = torch.where(mask, p, float("inf")).amin(-1)
     gaps = [
-        (min_form_credit(p, mask, temperature=t).sum(-1) - minimum).abs().max().item()
+        (min_form_credit(p, mask, w_s=1.0, temperature=t).sum(-1) - minimum).abs().max().item()
         for t in (1.0, 0.1, 1e-3)
     ]
     assert gaps[0] > gaps[1] > gaps[2] and gaps[2] < 1e-3
-    assert torch.all(min_form_credit(p, mask)[~mask] == 0)
+    assert torch.all(min_form_credit(p, mask, w_s=1.0)[~mask] == 0)
 
 
 def test_zero_std_groups_and_modes():
@@ -288,12 +291,12 @@ def test_zero_std_groups_and_modes():
     # groups 0-2 count as zero std (the 2e-9 spread is below the 1e-8 tolerance): A = 0 exactly
     zero = ADVANTAGES["bot_grpo"](G, S, mask, 2, w_g=3.0, w_s=0.1)
     assert torch.all(zero[:6] == 0) and torch.all(zero[6:][mask[6:]] != 0)
-    eps_mode = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps")
+    eps_mode = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps", **UNIT)
     assert torch.all(eps_mode[:2] == 0) and torch.all(eps_mode[4:6] == 0)
     assert eps_mode[2:4, 0].tolist() == pytest.approx([-1e-3, 1e-3], rel=1e-3)  # (r - mu) / eps
-    zero = ADVANTAGES["bot_grpo"](G, S, mask, 2)
+    zero = ADVANTAGES["bot_grpo"](G, S, mask, 2, **UNIT)
     assert torch.all(zero[:6] == 0) and zero[6:].abs().sum() > 0
-    assert torch.equal(ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="drop"), zero)
+    assert torch.equal(ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="drop", **UNIT), zero)
 
 
 def test_equal_rewards_give_exact_zeros_at_realistic_scale():
@@ -310,14 +313,10 @@ def test_equal_rewards_give_exact_zeros_at_realistic_scale():
 
 def test_empty_batches_return_zeros_of_the_right_shape():
     for name, fn in ADVANTAGES.items():
-        assert fn(torch.zeros(4), torch.zeros(4, 0), torch.zeros(4, 0, dtype=torch.bool), 2).shape == (
-            4,
-            0,
-        ), name
-        assert fn(torch.zeros(0), torch.zeros(0, 5), torch.zeros(0, 5, dtype=torch.bool), 2).shape == (
-            0,
-            5,
-        ), name
+        no_tokens = fn(torch.zeros(4), torch.zeros(4, 0), torch.zeros(4, 0, dtype=torch.bool), 2, **UNIT)
+        assert no_tokens.shape == (4, 0), name
+        no_rows = fn(torch.zeros(0), torch.zeros(0, 5), torch.zeros(0, 5, dtype=torch.bool), 2, **UNIT)
+        assert no_rows.shape == (0, 5), name
 
 
 # -- same_global (beyond the paper): groups whose non-empty rollouts share one global reward ------
@@ -397,6 +396,6 @@ def test_same_global_leaves_zero_std_groups_to_zero_std():
     G = torch.tensor([0.5, 0.5, 1.0, 0.0])
     S, mask = ragged([[0.2, 0.2], [0.2], [0.0], [0.0]])
     for setting in ("pooled", "floor_std", "zero"):
-        out = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps", same_global=setting)
+        out = ADVANTAGES["bot_grpo"](G, S, mask, 2, zero_std="eps", same_global=setting, **UNIT)
         assert torch.all(out[:2] == 0), setting  # deviations are exactly 0: (r - mu) / eps = 0
         assert out[2, 0] > 0 > out[3, 0]

@@ -34,6 +34,7 @@ import torch
 from bot_repro.algorithms import ADVANTAGES
 
 ZERO_STD_TOL = 1e-8
+UNIT = {"w_g": 1.0, "w_s": 1.0}  # the weights of a case that sets neither (estimators have no default)
 
 
 def _valid(M, k):
@@ -90,11 +91,11 @@ def _broadcast(A, M):
     return out
 
 
-def grpo(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", seq_reward="global"):
+def grpo(G, S, M, K, w_g, w_s, eps=1e-6, std="population", seq_reward="global"):
     return _broadcast(_centre(_sequence_rewards(G, S, M, seq_reward, w_g, w_s), K, True, std, eps), M)
 
 
-def dr_grpo(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, seq_reward="global"):
+def dr_grpo(G, S, M, K, w_g, w_s, eps=1e-6, seq_reward="global"):
     return _broadcast(
         _centre(_sequence_rewards(G, S, M, seq_reward, w_g, w_s), K, False, "population", eps), M
     )
@@ -114,8 +115,8 @@ def dapo(
     S,
     M,
     K,
-    w_g=1.0,
-    w_s=1.0,
+    w_g,
+    w_s,
     eps=1e-6,
     std="population",
     seq_reward="token_mean",
@@ -130,7 +131,7 @@ def dapo(
     return _broadcast(_centre(R, K, True, std, eps), M)
 
 
-def gspo(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", seq_reward="token_mean"):
+def gspo(G, S, M, K, w_g, w_s, eps=1e-6, std="population", seq_reward="token_mean"):
     return grpo(G, S, M, K, w_g=w_g, w_s=w_s, eps=eps, std=std, seq_reward=seq_reward)
 
 
@@ -153,7 +154,7 @@ def bot_stats(G, S, M, rows, w_g, w_s, weighting, std):
 
 
 def bot_grpo(
-    G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", weighting="inverse_length", zero_std="zero",
+    G, S, M, K, w_g, w_s, eps=1e-6, std="population", weighting="inverse_length", zero_std="zero",
     same_global="pooled", std_floor=0.5,
 ):
     out = _zeros(M)
@@ -174,7 +175,7 @@ def bot_grpo(
     return out
 
 
-def ps_grpo(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", reduce="mean"):
+def ps_grpo(G, S, M, K, w_g, w_s, eps=1e-6, std="population", reduce="mean"):
     """DeepSeekMath process supervision, every token a step: normalise all step rewards of the
     group by their plain mean / std, then combine the normalised rewards of the steps >= t."""
     out = _zeros(M)
@@ -192,7 +193,7 @@ def ps_grpo(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, std="population", reduce="me
     return out
 
 
-def min_form_credit(S, M, w_s=1.0, temperature=0.1):
+def min_form_credit(S, M, w_s, temperature=0.1):
     """q_t = softmax_t(-p_t / T) p_t over the valid tokens of each rollout, p = w_s S."""
     q = _zeros(M)
     for k in range(len(M)):
@@ -208,7 +209,7 @@ def min_form_credit(S, M, w_s=1.0, temperature=0.1):
     return q
 
 
-def pure(G, S, M, K, w_g=1.0, w_s=1.0, eps=1e-6, temperature=0.1, baseline="token", whiten=False, std="unbiased"):
+def pure(G, S, M, K, w_g, w_s, eps=1e-6, temperature=0.1, baseline="token", whiten=False, std="unbiased"):
     """PURE as its train_pure.sh runs it (RLOO), every token a step, written from its formula:
     b_k (token) = sum_{j != k} sum_t q_{j,t} / sum_{j != k} L_j, the other rollouts' tokens pooled;
     b_k (step) = mean_{j != k} of rollout j's mean q per step. VR_k = G_k - mean_{j != k} G_j at the
@@ -352,6 +353,7 @@ def test_estimator_matches_loop_reference(name, options, case):
     seed, n_groups, K, T, layout, dtype = CASES[case]
     G, S, mask = make_batch(seed, n_groups, K, T, layout, dtype)
     G_before, S_before, mask_before = G.clone(), S.clone(), mask.clone()
+    options = {**UNIT, **options}
 
     out = ADVANTAGES[name](G, S, mask, K, **options)
     expected = torch.tensor(REFERENCES[name](*as_lists(G, S, mask), K, **options), dtype=torch.float64)
@@ -375,6 +377,7 @@ def test_bot_same_global_matches_loop_reference_on_binary_rewards(options, case)
     G, S, mask = make_batch(seed, n_groups, K, T, layout, dtype)
     G = (G > 0.5).to(G.dtype)
     G[:K] = 1.0  # at least one same-G group with tokens
+    options = {**UNIT, **options}
     out = ADVANTAGES["bot_grpo"](G, S, mask, K, **options)
     expected = torch.tensor(bot_grpo(*as_lists(G, S, mask), K, **options), dtype=torch.float64)
     torch.testing.assert_close(out.double(), expected, rtol=2e-4, atol=2e-4)
@@ -395,9 +398,10 @@ def test_options_that_must_differ_do_differ_on_ragged_batches(case):
     and step baselines of PURE, and BoT's two std options, give different advantages."""
     seed, n_groups, K, T, layout, dtype = CASES[case]
     G, S, mask = make_batch(seed, n_groups, K, T, layout, dtype)
-    pure_gap = ADVANTAGES["pure"](G, S, mask, K) - ADVANTAGES["pure"](G, S, mask, K, baseline="step")
+    pure_fn, bot_fn = ADVANTAGES["pure"], ADVANTAGES["bot_grpo"]
+    pure_gap = pure_fn(G, S, mask, K, **UNIT) - pure_fn(G, S, mask, K, baseline="step", **UNIT)
     assert pure_gap.abs().max() > 1e-2
-    bot_gap = ADVANTAGES["bot_grpo"](G, S, mask, K) - ADVANTAGES["bot_grpo"](G, S, mask, K, std="unbiased")
+    bot_gap = bot_fn(G, S, mask, K, **UNIT) - bot_fn(G, S, mask, K, std="unbiased", **UNIT)
     assert bot_gap.abs().max() > 1e-2
 
 
@@ -405,8 +409,9 @@ def test_options_that_must_differ_do_differ_on_ragged_batches(case):
 @pytest.mark.parametrize("name", sorted(REFERENCES))
 def test_numeric_masks_match_bool_masks(name, mask_dtype):
     G, S, mask = make_batch(*CASES["holes_K3"])
-    expected = ADVANTAGES[name](G, S, mask, 3)
-    torch.testing.assert_close(ADVANTAGES[name](G, S, mask.to(mask_dtype), 3), expected, rtol=0, atol=0)
+    expected = ADVANTAGES[name](G, S, mask, 3, **UNIT)
+    got = ADVANTAGES[name](G, S, mask.to(mask_dtype), 3, **UNIT)
+    torch.testing.assert_close(got, expected, rtol=0, atol=0)
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
@@ -415,8 +420,8 @@ def test_cuda_matches_cpu(name):
     for case in ("right_K4", "left_K2", "holes_K3", "left_K8"):
         G, S, mask = make_batch(*CASES[case])
         K = CASES[case][2]
-        expected = ADVANTAGES[name](G, S, mask, K)
-        got = ADVANTAGES[name](G.cuda(), S.cuda(), mask.cuda(), K)
+        expected = ADVANTAGES[name](G, S, mask, K, **UNIT)
+        got = ADVANTAGES[name](G.cuda(), S.cuda(), mask.cuda(), K, **UNIT)
         assert got.device.type == "cuda" and torch.all(got[~mask.cuda()] == 0)
         torch.testing.assert_close(got.cpu(), expected, rtol=1e-4, atol=1e-4)
 
@@ -538,7 +543,8 @@ def test_sequence_estimators_match_verl(name, options, norm_by_std, overlong, ca
         mask[:, overlong[0]:] = False  # verl's responses never exceed max_resp_len
         S = S * mask
     defaults = ADVANTAGES[name].option_defaults
-    w_g, w_s = options.get("w_g", 1.0), options.get("w_s", 1.0)
+    options = {**UNIT, **options}
+    w_g, w_s = options["w_g"], options["w_s"]
     seq_reward = options.get("seq_reward", defaults["seq_reward"])
     rewards = verl_token_level_rewards(G, S, mask, w_g=w_g, w_s=w_s, seq_reward=seq_reward, overlong=overlong)
     index = np.repeat(np.array([f"uid-{g}" for g in range(n_groups)], dtype=object), K)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot_repro.config_errors import ConfigError
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks import TASKS
 from bot_repro.tasks.aime.steps import arithmetic_claims
 from bot_repro.tasks.arith.task import solution_text
@@ -22,7 +22,7 @@ def test_reference_solutions_hold_and_score_perfectly():
     for row in rows:
         claims = [c for step in row["steps"] for c in arithmetic_claims(step)]
         assert len(claims) == 2 and all(c.true for c in claims), row
-    source = REWARD_SOURCES["arith"]({"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0, "params": {}}, {})
+    source = REWARD_SOURCES["arith"](RewardCfg(source="arith", w_g=3.0, w_s=0.5, window=0), {})
     results = source.score([solution_text(r) for r in rows], rows)
     assert all(r.components["correct"] == 1.0 and r.components["format_perfect"] == 1.0 for r in results)
     assert all(r.components["steps_checked"] == 2.0 == r.components["steps_true"] for r in results)

@@ -12,7 +12,7 @@ import yaml
 from matplotlib.collections import PathCollection
 
 from bot_repro.analysis.synthetic import curve_records, run_config, run_info, write_run_dir
-from bot_repro.figures import FIGURES, sweep
+from bot_repro.figures import sweep
 from bot_repro.figures.pairwise import PairwiseCfg, pair_inputs, run_pairwise
 from bot_repro.figures.runs import load_figure_runs
 from bot_repro.judges.types import PairResult
@@ -223,44 +223,37 @@ def test_bad_plot_blocks_fail_with_the_reason(raw, match):
 def test_nan_free_summary_numbers_are_plain_json(tmp_path):
     from omegaconf import OmegaConf
 
-    from bot_repro.figures import report
-    from bot_repro.figures.pipeline import write_summary
-    from bot_repro.figures.specs import FIGURES
+    from bot_repro import report_folder
+    from bot_repro.experiment import report, spec
 
     _curves(tmp_path / "runs", {"grpo": [[0.1, 0.5, 0.9], [0.2, 0.6, 0.9]], "bot_grpo": [[0.5, 0.9, 0.9], [0.6, 0.9, 0.95]]})
     block = {"kind": "curves", "metric": "eval/compile_rate", "threshold": 0.8, "baseline": "grpo"}
-    cfg = OmegaConf.create({"plot": {"fig1_compile_rate": block}})
-    rep = report.build("fig1_compile_rate", "fig1_compile_rate", cfg, [tmp_path / "runs"], "cmd")
-    write_summary(FIGURES["fig1_compile_rate"], rep, tmp_path / "res")
-    summary = json.loads((tmp_path / "res" / "summary.json").read_text())
+    exp = spec.from_config("fig1_compile_rate", OmegaConf.create({"report": {"figure": 1, "claim": "C1", "plot": block}}))
+    rep = report.build(exp, [tmp_path / "runs"], "cmd")
+    report.write(rep, [tmp_path / "runs"], tmp_path / "res")
+    summary = report_folder.read_summary(tmp_path / "res")  # the one reader: format_version and shape checked
     assert summary["meta"]["command"] == "cmd" and summary["meta"]["machines"]  # the report path's provenance
+    assert summary["meta"]["figure"] == 1 and summary["meta"]["archived_runs"] == 4
+    assert len(list((tmp_path / "res" / "runs").glob("*/metrics.jsonl"))) == 4  # redrawable from its archive
     groups = {g["label"]: g for g in summary["summaries"][0]["groups"]}
     # EMA(.5) crossing of 0.8: bot [.5,.7,.8] -> step 2, [.6,.75,.85] -> step 2; grpo never
     assert groups["bot_grpo"]["to_threshold"]["step"]["mean"] == 2.0
     assert groups["grpo"]["to_threshold"]["step"]["mean"] is None
     assert "| BoT-GRPO | 2 | 0.925 [0.900, 0.950]" in (tmp_path / "res" / "summary.md").read_text()
+    curves = {c["group"]["algorithm.name"]: c["points"] for c in summary["summaries"][0]["curves"]}
+    assert [[s, pytest.approx(m), n] for s, m, n in curves["grpo"]] == [[0, 0.15, 2], [1, 0.55, 2], [2, 0.9, 2]]  # unsmoothed means
 
 
 def test_full_runs_refuse_the_cpu_preset_before_training(tmp_path, monkeypatch):
-    from bot_repro.figures import pipeline
+    from bot_repro.config_errors import ConfigError
+    from bot_repro.experiment import run
 
     monkeypatch.setattr(sweep, "run_multirun", lambda *a, **k: pytest.fail("must not start the sweep"))
-    roots = pipeline.Roots.default(False, tmp_path / "runs", tmp_path / "results")
+    roots = run.Roots.default(False, tmp_path / "runs")
     with pytest.raises(sweep.FigureError, match="RESOURCES=a100_80g"):
-        pipeline.reproduce(FIGURES["fig5_aime_passk"], [], roots)
-    with pytest.raises(sweep.FigureError, match=r"unknown key\(s\) \['colour'\] in plot.fig5_aime_passk"):
-        pipeline.reproduce(FIGURES["fig5_aime_passk"], ["+plot.fig5_aime_passk.colour=red"], roots)
-
-
-def test_figures_resolve_by_number_or_slug():
-    from bot_repro.figures import resolve
-    from bot_repro.registry import UnknownNameError
-
-    assert resolve("10").slug == "fig10_vlm_line_reward" and resolve("fig2_win_rate").number == 2
-    with pytest.raises(UnknownNameError, match="valid: 1 \\(fig1_compile_rate\\)"):
-        resolve(11)
-    with pytest.raises(UnknownNameError, match="unknown figure 'fig2'"):
-        resolve("fig2")
+        run.run("fig5_aime_passk", [], roots, "cmd")
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) \['colour'\] in report.plot of conf/experiment/fig5_aime_passk"):
+        run.run("fig5_aime_passk", ["+report.plot.colour=red"], roots, "cmd")
 
 
 def test_pairwise_through_the_real_judge_client_on_loopback_http(tmp_path):
@@ -288,15 +281,15 @@ def test_pairwise_through_the_real_judge_client_on_loopback_http(tmp_path):
 
 
 @pytest.mark.parametrize("overrides,composed", [(["resources=cpu"], 1), (["debug=smoke"], 2)])
-def test_reproduce_composes_the_experiment_once_and_plots_from_that_config(tmp_path, monkeypatch, overrides, composed):
+def test_training_composes_the_sweep_once(tmp_path, monkeypatch, overrides, composed):
     """Smoke mode composes twice: its extra overrides are read from the first composition."""
-    from bot_repro.figures import pipeline
+    from bot_repro.experiment import run, spec
 
-    calls, plotted = [], []
+    calls = []
     real = sweep.compose_experiment
     monkeypatch.setattr(sweep, "compose_experiment", lambda slug, o=(): calls.append(slug) or real(slug, o))
     monkeypatch.setattr(sweep, "run_multirun", lambda *a, **k: None)
-    monkeypatch.setattr(pipeline, "plot", lambda spec, o, roots, cfg=None: plotted.append(cfg) or [])
-    roots = pipeline.Roots.default(False, tmp_path / "runs", tmp_path / "results")
-    pipeline.reproduce(FIGURES["fig5_aime_passk"], overrides, roots)
-    assert calls == ["fig5_aime_passk"] * composed and plotted[0] is not None
+    exp = spec.load("fig5_aime_passk", overrides)
+    calls.clear()
+    run.train(exp, overrides, tmp_path / "sweep", in_process=True)
+    assert calls == ["fig5_aime_passk"] * composed

@@ -10,20 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.aime.grounding import problem_numbers
 from bot_repro.tasks.aime.steps import RuleOptions, RuleStepScorer, step_statuses
 from bot_repro.tasks.aime.tags import parse_solution
 from bot_repro.tasks.arith.data import make_problems
 
 REPO = Path(__file__).resolve().parents[2]
-HACKED = REPO / "results/real_small/run/1_bot_grpo_s0/eval/step_000008/samples.jsonl"
+HACKED = REPO / "results/real_small/runs/1_bot_grpo_s0/eval/step_000008/samples.jsonl"
 
 
 def arith_source(params: dict):
     """task=arith's reward source, as build_task makes it from conf/reward/arith_default.yaml's numbers."""
-    return REWARD_SOURCES["arith"]({"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0, "params": params}, {})
+    section = build_options(RewardCfg, {"source": "arith", "w_g": 3.0, "w_s": 0.5, "window": 0, "params": params}, "reward")
+    return REWARD_SOURCES["arith"](section, {})
 
 
 def hacked_rows():

@@ -37,9 +37,9 @@ def test_named_paths_exist():
     assert not missing, f"docs/method.md names paths that do not exist: {missing}"
 
 
-def _table_defaults() -> dict[str, dict[str, str]]:
+def _table_defaults(doc: str = DOC) -> dict[str, dict[str, str]]:
     """{estimator: {option: default}} from the bold values of the estimator table's options column."""
-    rows = re.findall(r"^\| `(\w+)`(?: \([^)]*\))? \|[^|]*(?:\|[^|\n]*)*?\| ([^\n]*) \|$", DOC, re.MULTILINE)
+    rows = re.findall(r"^\| `(\w+)`(?: \([^)]*\))? \|[^|]*(?:\|[^|\n]*)*?\| ([^\n]*) \|$", doc, re.MULTILINE)
     table = {}
     for name, options in rows:
         if name in ADVANTAGES:
@@ -47,14 +47,27 @@ def _table_defaults() -> dict[str, dict[str, str]]:
     return table
 
 
+def row_problems(name: str, doc: str = DOC) -> list[str]:
+    """What is wrong with estimator ``name``'s row in the §2 table of ``doc`` (the text of
+    docs/method.md): none, or it has no row, or its bold defaults differ from the registry's."""
+    documented = _table_defaults(doc).get(name)
+    if not documented:
+        return [f"estimator {name!r} has no row in docs/method.md §2"]
+    code = ADVANTAGES[name].option_defaults
+    problems = []
+    for option, value in documented.items():
+        if option not in code:
+            problems.append(f"{name}: docs/method.md lists option {option!r}, which the estimator lacks")
+            continue
+        expected = "null" if code[option] is None else str(code[option]).lower()
+        if value != expected:
+            problems.append(f"{name}.{option}: docs/method.md says {value}, the code {expected}")
+    undocumented = set(code) - set(documented) - {"w_g", "w_s", "eps"}
+    if undocumented:
+        problems.append(f"{name}: options missing from docs/method.md §2: {sorted(undocumented)}")
+    return problems
+
+
 @pytest.mark.parametrize("name", sorted(ADVANTAGES))
 def test_estimator_defaults_match_the_registry(name):
-    documented = _table_defaults().get(name)
-    assert documented, f"estimator {name!r} has no row in docs/method.md §2"
-    code = ADVANTAGES[name].option_defaults
-    for option, value in documented.items():
-        assert option in code, f"{name}: docs/method.md lists option {option!r}, which the estimator lacks"
-        expected = "null" if code[option] is None else str(code[option]).lower()
-        assert value == expected, f"{name}.{option}: docs/method.md says {value}, the code {expected}"
-    undocumented = set(code) - set(documented) - {"w_g", "w_s", "eps"}
-    assert not undocumented, f"{name}: options missing from docs/method.md §2: {sorted(undocumented)}"
+    assert row_problems(name) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot_repro.config_errors import ConfigError
+from bot_repro.rewards import RewardCfg
 from bot_repro.tasks.mini.checker import check, open_stack, solution
 from bot_repro.tasks.mini.reward import MiniReward
 from bot_repro.tasks.mini.task import MiniTask
@@ -66,8 +67,12 @@ def test_data_is_deterministic_disjoint_and_solvable():
     assert t.evaluate([[solution(r["document"]), ""] for r in test], test)["success_rate"] == 0.5
 
 
+def _section(variant, **params):
+    return RewardCfg(source="mini", window=1, params={"variant": variant, **params})  # mini_*.yaml's window
+
+
 def _reward(variant, **kw):
-    return MiniReward({"window": 1, "params": {"variant": variant, **kw}}, {"seed": 0})
+    return MiniReward(_section(variant, **kw), {"seed": 0})
 
 
 def _per_unit(res, text):
@@ -122,7 +127,7 @@ def test_bad_reward_params_fail_with_allowed_values():
     with pytest.raises(ConfigError, match="allowed: penalty, progress, noisy, unbounded"):
         _reward("shiny")
     with pytest.raises(ConfigError, match="unknown key"):
-        MiniReward({"params": {"variant": "penalty", "nosie": 0.1}}, {})
+        MiniReward(_section("penalty", nosie=0.1), {})
 
 
 def test_progress_variant_locates_the_end_of_the_answer():
@@ -160,8 +165,8 @@ def test_progress_stop_penalty_lands_on_the_eos_token_through_the_mapper(mini_to
     ids = [tok(t, add_special_tokens=False)["input_ids"] + [tok.eos_token_id] for t in texts]
     rows = [{"id": f"r{i}", "document": DOC} for i in range(len(texts))]
     noise = {"noise": 0.0} if variant == "noisy" else {}
-    source = MiniReward({"window": 1, "params": {"variant": variant, **noise}}, {"seed": 0})
-    scored = score_completions(source, tok, ids, rows, window=1)
+    section = _section(variant, **noise)
+    scored = score_completions(MiniReward(section, {"seed": 0}), tok, ids, rows, window=section.window)
     empty, early, correct, wrong = scored.local_rewards
     assert scored.texts == texts
     assert len(empty) == 1 and empty[-1] == -1.0  # the EOS token alone carries the error
@@ -170,7 +175,7 @@ def test_progress_stop_penalty_lands_on_the_eos_token_through_the_mapper(mini_to
     assert wrong[-1] == 0.0  # the error is located on </a>, not on the end
     assert scored.global_rewards == [0.0, 0.0, 1.0, 0.0]
     # penalty-only: the stop hole (nothing located on a stop)
-    hole = score_completions(MiniReward({"window": 1, "params": {"variant": "penalty"}}, {}), tok, ids, rows, 1)
+    hole = score_completions(MiniReward(_section("penalty"), {}), tok, ids, rows, window=1)
     assert hole.local_rewards[0].tolist() == [0.0] and hole.local_rewards[1][-1] == 0.0
 
 

@@ -9,13 +9,11 @@ import shutil
 
 import pandas as pd
 import pytest
-from omegaconf import OmegaConf
 
 from bot_repro.analysis import committed
 from bot_repro.analysis.stats import collapsed_runs, wilson_interval
 from bot_repro.config_errors import ConfigError
 from bot_repro.models.fingerprint import policy_hash
-from bot_repro.study import DemoBar, step_costs
 from bot_repro.tasks.mini import shipped
 from bot_repro.tasks.mini.task import MiniTask
 from bot_repro.trainer.run_dir import hardware
@@ -151,16 +149,3 @@ def test_tampered_shipped_policy_is_an_error_not_a_rebuild(tmp_path):
     assert shipped.shipped_policy("mini-none", tmp_path) is None
     with pytest.raises(ConfigError, match="warm_start_source='cached'; allowed: shipped, build"):
         MiniTask({"warm_start_source": "cached"}, {})
-
-
-def test_progress_bar_weighs_steps_by_measured_cost():
-    bar = DemoBar(sweep_steps=100, cost={"warm_start_step_s": 0.5, "sweep_step_s": 4.0})
-    assert bar.bar.total == 400
-    bar.warm_start(10, 60)
-    assert bar.bar.total == 30 + 400 and bar.bar.n == 5
-    bar.sweep(25, 1, 4)
-    assert bar.bar.n == 30 + 100
-    bar.bar.close()
-    cfg = OmegaConf.create({"study": {"cost": {"warm_start_step_s": 0.35}}})
-    with pytest.raises(SystemExit, match="study.cost.sweep_step_s"):
-        step_costs(cfg)

@@ -400,23 +400,16 @@ def test_headline_metric_per_task():
     assert not any(is_rate(m) for m in ("eval/completion_length", "loss", "eval/eslint_errors_mean"))
 
 
-def test_summary_records_the_command_that_ran(tmp_path, monkeypatch):
-    """``python -m bot_repro.figures reproduce 1 debug=smoke ...`` (what make runs) is what summary.md
-    names, with the command that replots it; a smoke summary says SMOKE."""
-    import json
-    import sys
+def test_summary_records_the_command_that_ran(tmp_path):
+    """The command that made a report (what make runs) is what summary.md names; a smoke summary says SMOKE."""
+    from bot_repro import report_folder
+    from bot_repro.experiment import run
 
-    from bot_repro.figures import FIGURES, pipeline
-
-    _figure_runs(tmp_path / "runs" / "fig1_compile_rate" / "sweep", smoke=True)
-    argv = ["/repo/bot_repro/figures/__main__.py", "reproduce", "1", "debug=smoke", "--runs-root", str(tmp_path / "runs")]
-    monkeypatch.setattr(sys, "argv", argv)
-    roots = pipeline.Roots(tmp_path / "runs", tmp_path / "results")
-    pipeline.plot(FIGURES["fig1_compile_rate"], ["debug=smoke"], roots)
-    out = tmp_path / "results" / "fig1_compile_rate"
+    _figure_runs(tmp_path / "runs" / "fig1_compile_rate" / "2026-01-01_00-00-00" / "sweep", smoke=True)
+    command = f"python -m bot_repro.experiment report 1 debug=smoke --runs-root {tmp_path / 'runs'}"
+    out = run.redraw("1", ["debug=smoke"], run.Roots(tmp_path / "runs"), command, out=tmp_path / "report")
     md = (out / "summary.md").read_text()
     assert md.startswith("# SMOKE summary: eval/compile_rate\n\n> SMOKE: tiny random model")
-    assert f"- command: `python -m bot_repro.figures reproduce 1 debug=smoke --runs-root {tmp_path / 'runs'}`" in md
-    assert f"- replot: `python -m bot_repro.figures plot fig1_compile_rate debug=smoke --runs-root {tmp_path / 'runs'}`" in md
-    meta = json.loads((out / "summary.json").read_text())["meta"]
-    assert meta["command"].startswith("python -m bot_repro.figures reproduce 1") and meta["smoke"]
+    assert f"- command: `{command}`" in md
+    meta = report_folder.read_summary(out)["meta"]
+    assert meta["command"] == command and meta["smoke"] and meta["experiment"] == "fig1_compile_rate"

@@ -38,11 +38,13 @@ TOLERANCE = 1.0  # pixels: boxes that only touch do not overlap
 
 
 def _plot_blocks() -> dict[str, dict]:
-    """Every ``plot.<slug>`` block of the experiment configs, interpolations (mini_demo's
-    ``${plot.mini_baselines}``) resolved."""
+    """Every experiment's ``report.plot`` block as written (an experiment that inherits its parent's
+    block, like mini_demo, draws the parent's figure and is left out)."""
     blocks = {}
     for path in sorted(EXPERIMENTS.glob("*.yaml")):
-        blocks.update((yaml.safe_load(path.read_text()) or {}).get("plot") or {})
+        plot = ((yaml.safe_load(path.read_text()) or {}).get("report") or {}).get("plot")
+        if plot:
+            blocks[path.stem] = plot
     return OmegaConf.to_container(OmegaConf.create({"plot": blocks}), resolve=True)["plot"]
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.judges.types import CodeVerdict, LineImpact, ScreenshotVerdict
-from bot_repro.rewards import REWARD_SOURCES
+from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.react.checker import CheckOutcome
 from bot_repro.tasks.react.extract import extract_code
 from bot_repro.tasks.react.reward import ReactReward
@@ -43,8 +43,8 @@ class FakeJudge:
         return self.shots[: len(items)]
 
 
-def reward(params, judge=None, window=3):
-    return ReactReward({"window": window, "params": params}, {"judge": judge})
+def reward(params, judge=None):
+    return ReactReward(RewardCfg(source="react", params=params), {"judge": judge})
 
 
 def test_static_stack_global_and_lines_hand_computed():
@@ -124,9 +124,10 @@ def test_reward_configs_build(path):
     from tests.conftest import compose
 
     cfg = compose(["task=react", f"reward={path.stem}"])
-    reward_cfg = OmegaConf.to_container(cfg.reward, resolve=True)
-    src = REWARD_SOURCES[reward_cfg["source"]](reward_cfg, {"judge": FakeJudge(), "run_dir": None, "seed": 0})
-    assert src.window == 3 and src.check_options.typecheck == "penalise" and not src.check_options.render_strict
+    section = build_options(RewardCfg, OmegaConf.to_container(cfg.reward, resolve=True), "reward")
+    src = REWARD_SOURCES[section.source](section, {"judge": FakeJudge(), "run_dir": None, "seed": 0})
+    assert section.window == 3  # react_bot's lines spread to 3 neighbours each side (docs/method.md §3)
+    assert src.check_options.typecheck == "penalise" and not src.check_options.render_strict
     assert src.check_options.allowed_imports == ("react", "react-dom", "lucide-react", "react-icons", "recharts",
                                                  "framer-motion")
     if path.stem != "react_bot":  # every other stack inherits the BoT stack and holds only what differs
@@ -135,7 +136,7 @@ def test_reward_configs_build(path):
         assert "source" not in raw and "checks" not in raw.get("params", {}), path.name
     o = src.options
     if path.stem == "react_global":
-        assert not (o.compiler_lines or o.eslint_lines or o.code_judge_lines) and reward_cfg["w_s"] == 0
+        assert not (o.compiler_lines or o.eslint_lines or o.code_judge_lines) and section.w_s == 0
     if path.stem == "react_static_only":
         assert not o.uses_judge
     if path.stem.startswith("react_vlm_1turn"):

@@ -31,6 +31,8 @@ from bot_repro.integrations.verl.layout import group_rows, scatter_rows, unpack_
 
 ESTIMATORS = tuple(name for name, fn in ADVANTAGES.items() if fn.info.verl)
 OPTIONS_KEY = "bot_options"  # algorithm.bot_options in verl's config
+# the rewards arrive weighted (the reward manager applied reward.w_g / reward.w_s), so the estimator's are 1
+UNIT_WEIGHTS = {"w_g": 1.0, "w_s": 1.0}
 
 
 def estimator_options(name: str, config: Any) -> dict[str, Any]:
@@ -58,7 +60,7 @@ def estimator_options(name: str, config: Any) -> dict[str, Any]:
                 f"algorithm.{OPTIONS_KEY}.{weight} is not used on verl: the reward manager applies w_g and w_s "
                 "(from the reward stack, reward.bot) before the rewards reach the estimator; set them there"
             )
-    validate_options(name, options)
+    validate_options(name, {**options, **UNIT_WEIGHTS})
     if drops_groups(name, options):
         raise ConfigError(
             f"algorithm.{OPTIONS_KEY}={options} asks for the TRL trainer's group dropping (zero_std='drop'); on "
@@ -93,8 +95,7 @@ def make_estimator(name: str) -> Callable[..., tuple[Tensor, Tensor]]:
                 weighted_local[order],
                 response_mask[order],
                 groups.K,
-                w_g=1.0,
-                w_s=1.0,
+                **UNIT_WEIGHTS,
                 **options,
             )
             advantages = scatter_rows(grouped, groups, bs)

@@ -26,6 +26,7 @@ FORMAT_INSTRUCTIONS = (
 SYSTEM_PROMPTS = {
     "qwen2": FORMAT_INSTRUCTIONS,
     "smollm3": FORMAT_INSTRUCTIONS + "\n/no_think",
+    "gemma3": FORMAT_INSTRUCTIONS,  # Gemma 3 270M is a base model: the plain prompt format carries it
     "phi3": (
         "You may first think inside <think> ... </think>. After thinking, give the clean solution.\n"
         + FORMAT_INSTRUCTIONS

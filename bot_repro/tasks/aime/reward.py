@@ -5,13 +5,13 @@ Eq. 8 is r_t = w_g 1[correct] + w_s (1/|S|) sum_{s in S(t)} e_s + b_format, wher
 
     G = 1[correct] + b_format / w_g      (then w_g G = w_g 1[correct] + b_format exactly)
 
-and the local signal as one character span per step (the whole ``<step i>`` block, tags
-included) carrying v_j = (1/|S|) sum_s e_s phi(|j - s|), phi(d) = max(0, 1 - d/(w + 1)), with w
-the reward config's ``window``. This is the React line decay of docs/method.md §3 applied to step indices:
-"window w" is how many steps on each side receive a share, so w = 0 keeps a score on its own
-step, w = 1 gives the neighbours 0.5, w = 3 gives 0.75 / 0.5 / 0.25. We chose this reading over
-phi(d) = 1 - d/w because docs/method.md §3 asks for the same decay as the React lines, which use w + 1.
-Tokens outside step blocks (the final answer, stray text) get no local reward.
+and the local signal as one character span per step (the whole ``<step i>`` block, tags included)
+carrying v_j = (1/|S|) sum_s e_s phi(|j - s|), phi(d) = max(0, 1 - d/(w + 1)), with w the reward
+section's ``window`` (``RewardCfg``). This is the React line decay of docs/method.md §3 applied to step
+indices: "window w" is how many steps on each side receive a share, so w = 0 keeps a score on its own
+step, w = 1 gives the neighbours 0.5, w = 3 gives 0.75 / 0.5 / 0.25. We chose this reading over phi(d) =
+1 - d/w because docs/method.md §3 asks for the same decay as the React lines, which use w + 1. Tokens
+outside step blocks (the final answer, stray text) get no local reward.
 
 Step scores e_s come from ``params.step_source``: ``judge`` (the run's judge client, strategy
 ``params.strategy``), ``prm`` (a learned PRM, ``params.prm``), ``rule`` (offline arithmetic
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
+from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult, SpanReward
 from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.aime.answer import shared_checker
 from bot_repro.tasks.aime.steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleOptions, RuleStepScorer
@@ -139,19 +139,15 @@ class AimeReward:
 
 
 @REWARD_SOURCES.register("aime")
-def make_aime_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> AimeReward:
-    """``reward_cfg`` is the whole reward section as ``build_task`` hands it (``bot_repro.config.RewardCfg``:
-    source, w_g, w_s, window, params; their types, ranges and defaults are checked and set there)."""
-    missing = sorted({"w_g", "window"} - set(reward_cfg))
-    if missing:
-        raise ConfigError(f"reward source 'aime' got no reward {missing}: build it through build_task from a "
-                          "validated config (bot_repro.config.validate), which sets every reward key")
-    w_g, window = reward_cfg["w_g"], reward_cfg["window"]
-    if not isinstance(w_g, int | float) or w_g <= 0:
+def make_aime_reward(reward: RewardCfg, context: dict[str, Any]) -> AimeReward:
+    """``reward`` is the typed section ``build_task`` hands over (its w_g and window are typed and
+    range-checked by ``RewardCfg``); source 'aime' also needs w_g > 0 and checks ``reward.params`` here."""
+    if reward.w_g <= 0:
         raise ConfigError(
-            f"reward.w_g={w_g!r} must be > 0 for source 'aime' (the format bonus enters G as b_format / w_g)"
+            f"reward.w_g={reward.w_g!r} must be > 0 for source 'aime' (the format bonus enters G as "
+            "b_format / w_g)"
         )
-    params = build_options(AimeRewardParams, dict(reward_cfg.get("params") or {}), "reward.params (aime)")
+    params = build_options(AimeRewardParams, reward.params, "reward.params (aime)")
     scorer: Any = None
     source = params.step_source
     if source == "auto":
@@ -164,4 +160,4 @@ def make_aime_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> Aim
         scorer = PrmStepScorer(build_options(PrmOptions, params.prm, "reward.params.prm"))
     elif source == "rule":
         scorer = RuleStepScorer(build_options(RuleOptions, params.rule, "reward.params.rule"))
-    return AimeReward(params, float(w_g), window, scorer, source)
+    return AimeReward(params, float(reward.w_g), reward.window, scorer, source)

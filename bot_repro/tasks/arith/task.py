@@ -16,11 +16,11 @@ The three counts come from the rule's step classes whatever the step source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.rewards.base import REWARD_SOURCES, RewardResult
+from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult
 from bot_repro.tasks.aime.reward import make_aime_reward
 from bot_repro.tasks.aime.steps import STATUSES, step_statuses
 from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, parse_solution
@@ -106,7 +106,6 @@ class ArithReward:
 
     def __init__(self, inner):
         self.inner = inner
-        self.window = inner.window
         self.timeout_s, self.max_steps = inner.params.check_timeout_s, inner.params.max_steps
 
     def score(self, completions: list[str], rows: list[dict[str, Any]]) -> list[RewardResult]:
@@ -127,11 +126,9 @@ class ArithReward:
 
 
 @REWARD_SOURCES.register("arith")
-def make_arith_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> ArithReward:
-    """``reward_cfg`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``."""
-    cfg = dict(reward_cfg)
-    cfg["params"] = {"step_source": "rule", **dict(cfg.get("params") or {})}
-    return ArithReward(make_aime_reward(cfg, context))
+def make_arith_reward(reward: RewardCfg, context: dict[str, Any]) -> ArithReward:
+    """``reward`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``."""
+    return ArithReward(make_aime_reward(replace(reward, params={"step_source": "rule", **reward.params}), context))
 
 
 @TASKS.register("arith")

@@ -1,13 +1,13 @@
 """Reward source for the mini task: global success plus one of four local-signal variants.
 
-G = 1 if the completion closes the document exactly, else 0. Local signals live on the
-completion's units (tags or stray words) and a value on unit i is spread to unit j with the
-paper's decay phi(d) = max(0, 1 - d/(w+1)), d = |i - j| in units (the mini task is one line, so
-units play the role of React's lines). The *end* of the answer is located too: a value on the end
-is the span [len(text), len(text) + 1), which the mapper puts on the EOS token (a special token has
-an empty character range at len(text); ``bot_repro.rewards.mapper.local_token_rewards``), and is
-not spread (the end is not a unit: spreading a stop penalty onto the last closer would punish a
-correct tag). A completion cut at the length limit has no EOS, so its end value reaches no token.
+G = 1 if the completion closes the document exactly, else 0. Local signals live on the completion's
+units (tags or stray words) and a value on unit i is spread to unit j with the paper's decay phi(d) =
+max(0, 1 - d/(w+1)), d = |i - j| in units, w = the reward section's ``window`` (the mini task is one
+line, so units play the role of React's lines). The *end* of the answer is located too: a value on the
+end is the span [len(text), len(text) + 1), which the mapper puts on the EOS token (a special token has
+an empty character range at len(text); ``bot_repro.rewards.mapper.local_token_rewards``), and is not
+spread (the end is not a unit: spreading a stop penalty onto the last closer would punish a correct
+tag). A completion cut at the length limit has no EOS, so its end value reaches no token.
 
 The paper's design rule (docs/method.md §3): local signals bounded, stable, positively correlated with
 success. ``progress`` follows it; the other three break one part of it on purpose (the CPU study's
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
+from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult, SpanReward
 from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.mini.checker import TOKEN, check
 
@@ -50,13 +50,13 @@ class MiniRewardParams:
 
 
 class MiniReward:
-    def __init__(self, reward_cfg: dict[str, Any], context: dict[str, Any]):
-        self.p = build_options(MiniRewardParams, reward_cfg.get("params"), "reward.params (mini)")
+    def __init__(self, reward: RewardCfg, context: dict[str, Any]):
+        self.p = build_options(MiniRewardParams, reward.params, "reward.params (mini)")
         if self.p.variant not in VARIANTS:
             raise ConfigError(f"reward.params.variant={self.p.variant!r}; allowed: {', '.join(VARIANTS)}")
         if not 0.0 <= self.p.noise <= 1.0:
             raise ConfigError(f"reward.params.noise={self.p.noise} must be in [0, 1]")
-        self.window = int(reward_cfg.get("window", 1))
+        self.window = reward.window
         self.seed = int(context.get("seed", 0))
 
     def _spread(self, units: list[tuple[int, int]], idx: int, value: float) -> list[SpanReward]:
@@ -112,5 +112,5 @@ class MiniReward:
 
 
 @REWARD_SOURCES.register("mini")
-def build_mini_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> MiniReward:
-    return MiniReward(reward_cfg, context)
+def build_mini_reward(reward: RewardCfg, context: dict[str, Any]) -> MiniReward:
+    return MiniReward(reward, context)

@@ -26,6 +26,7 @@ SYSTEM_PROMPTS = {
     "qwen2": _RULES + "Keep any explanation short and put it after the code block.",
     # SmolLM3 reads /no_think in the system prompt as "thinking off".
     "smollm3": _RULES + "Keep any explanation short and put it after the code block.\n/no_think",
+    "gemma3": _RULES + "Keep any explanation short and put it after the code block.",
     # Phi-4-mini-reasoning always thinks; the code is taken from after </think>.
     "phi3": _RULES + "Think the design through first inside <think> and </think>, then give the final code block "
                      "after </think>.",

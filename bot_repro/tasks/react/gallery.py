@@ -20,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from bot_repro.run_folder import config_path
+
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:24px;background:#f4f4f5;color:#18181b}
 h1{font-size:22px}.meta{color:#52525b}
@@ -56,7 +58,7 @@ def _code_html(code: str, penalties: dict[int, float], notes: dict[int, list[str
 
 
 def _run_config(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / ".hydra" / "config.yaml"
+    path = config_path(run_dir)
     try:
         doc = yaml.safe_load(path.read_text()) if path.is_file() else None
     except (OSError, yaml.YAMLError):

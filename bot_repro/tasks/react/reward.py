@@ -6,7 +6,8 @@ transpilation failed, 0 without a screenshot). Local: per-line penalties on line
 response: compiler -1 per flagged line (or -1/|E|), ESLint with the same weights, the code
 judge's (at most three) lines impact/10 and optionally the VLM judge's lines. Every signal is a
 switch, so the reward stacks of figures 4 and 10 (docs/method.md §6) are configs. The shared mapper spreads the
-line penalties with the decay window and maps them to tokens; this module never sees tokens.
+line penalties with the decay window (``RewardCfg.window``, which this module never reads) and maps
+them to tokens; this module never sees tokens.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.judges.types import CodeJudgeInput, ScreenshotInput
-from bot_repro.rewards.base import REWARD_SOURCES, RewardResult
+from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker
 
 log = logging.getLogger(__name__)
@@ -87,9 +88,8 @@ def _verdicts(call, items: list, what: str) -> tuple[list | None, str]:
 class ReactReward:
     """Scores responses with the checker (shared with the task) and, if enabled, the judges."""
 
-    def __init__(self, reward_cfg: dict[str, Any], context: dict[str, Any]):
-        self.window = int(reward_cfg.get("window", 3))
-        self.options = build_options(ReactRewardOptions, reward_cfg.get("params"), "reward.params (react)")
+    def __init__(self, reward: RewardCfg, context: dict[str, Any]):
+        self.options = build_options(ReactRewardOptions, reward.params, "reward.params (react)")
         self.judge = (context or {}).get("judge")
         if self.options.uses_judge and self.judge is None:
             raise ConfigError("reward.params enables a judge (code_judge or vlm_judge) but no judge client is "
@@ -205,5 +205,5 @@ class ReactReward:
 
 
 @REWARD_SOURCES.register("react")
-def make_react_reward(reward_cfg: dict[str, Any], context: dict[str, Any]) -> ReactReward:
-    return ReactReward(reward_cfg, context)
+def make_react_reward(reward: RewardCfg, context: dict[str, Any]) -> ReactReward:
+    return ReactReward(reward, context)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.rewards.base import RewardCfg
 from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker
 from bot_repro.tasks.react.corpus import load_records, split, system_prompt, to_row
@@ -91,8 +92,8 @@ class ReactTask(Task):
         if len(completions) != len(rows):
             raise ValueError(f"evaluate_and_save got {len(completions)} completion lists for {len(rows)} rows")
         if reward is None:
-            reward = ReactReward({"window": 3, "params": {"code_judge": False, "code_judge_lines": False,
-                                                          "checks": dict(self.options.checks)}}, {"judge": None})
+            static = {"code_judge": False, "code_judge_lines": False, "checks": dict(self.options.checks)}
+            reward = ReactReward(RewardCfg(source="react", params=static), {"judge": None})
         outcomes = self.check(completions)
         rewards = [reward.score_outcomes(per_row, [row] * len(per_row)) for per_row, row in zip(outcomes, rows)]
         metrics = compile_metrics(outcomes)

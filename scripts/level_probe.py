@@ -100,7 +100,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--greedy", action="store_true")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent)
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "results" / "real_small" / "level_probe")
     parser.add_argument("--provenance", default="", help="what code ran, when it is not a clean git checkout")
     args = parser.parse_args()
     torch.set_num_threads(1)

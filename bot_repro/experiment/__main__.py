@@ -1,0 +1,5 @@
+import sys
+
+from bot_repro.experiment.cli import main
+
+sys.exit(main())

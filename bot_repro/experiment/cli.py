@@ -1,0 +1,104 @@
+"""``python -m bot_repro.experiment``: every experiment through one command.
+
+    run NAME [overrides]       train (or judge) the experiment's sweep, then report it
+    report NAME [overrides]    redraw its report from existing runs (default: the committed ones)
+    publish NAME               copy its newest report to its committed folder under results/
+    list                       every experiment, paper figures first
+
+NAME is an experiment file's name (``conf/experiment/<NAME>.yaml``), a figure number (``1`` ->
+``fig1_compile_rate``), ``study`` (every experiment of ``conf/study.yaml``, in order) or, for
+``report``, ``figures`` (every paper figure that has runs). Overrides are Hydra overrides passed to
+every job (``debug=smoke``, ``seed=0,1,2``, ``cluster=slurm``, ``resources=a100_80g``,
+``judge=anthropic``). Exit status: 0 done, 1 a run or report failed, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot_repro.config_errors import ConfigError
+from bot_repro.experiment import run as runner
+from bot_repro.experiment import spec
+from bot_repro.figures import sweep
+from bot_repro.figures.sweep import FigureError
+from bot_repro.registry import UnknownNameError
+from bot_repro.study import study_list
+
+COMMANDS = ("run", "report", "publish", "list")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m bot_repro.experiment", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=COMMANDS)
+    ap.add_argument("name", nargs="?", help="experiment name, figure number, 'study' or 'figures'")
+    ap.add_argument("overrides", nargs="*", default=[], metavar="override", help="Hydra overrides (key=value)")
+    ap.add_argument("--runs-root", type=Path, default=None, help="runs folder (default runs/, runs/smoke with debug=smoke)")
+    ap.add_argument("--conf-dir", type=Path, default=None,
+                    help="a folder with more experiment files (<dir>/experiment/<NAME>.yaml)")
+    ap.add_argument("--out", type=Path, default=None, help="report folder (default <runs root>/<NAME>/<stamp>/report)")
+    ap.add_argument("--runs", type=Path, nargs="+", default=None, help="report: read these run folders")
+    ap.add_argument("--subprocess", action="store_true", help="run: train in a child process, its output in a log file")
+    ap.add_argument("--retrain", action="store_true",
+                    help="run: train the judged experiment again even when its runs are complete")
+    return ap
+
+
+def _names(name: str, command: str, search_dir: Path | None) -> list[str]:
+    if name == "study":
+        return study_list()
+    if name == "figures" and command == "report":
+        return [n for n in spec.names(search_dir) if spec.FIGURE_NAME.match(n)]
+    return [spec.resolve(name, search_dir)]
+
+
+def _list(search_dir: Path | None) -> None:
+    for name in spec.names(search_dir):
+        block = spec.raw_report(name, search_dir)
+        number = block.get("figure")
+        print(f"{'' if number is None else number:>2}  {name:<24} {block.get('claim') or '':<4} {block.get('shows') or ''}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    log = logging.getLogger("bot_repro.experiment")
+    if not log.handlers:  # our own handler: the root logger belongs to Hydra's jobs
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_intermixed_args(argv)
+    command = shlex.join(["python", "-m", "bot_repro.experiment", *argv])
+    try:
+        if args.command == "list":
+            _list(args.conf_dir)
+            return 0
+        if not args.name:
+            raise ConfigError(f"`{args.command}` needs an experiment NAME (python -m bot_repro.experiment list)")
+        roots = runner.Roots.default(sweep.is_smoke(args.overrides), args.runs_root)
+        names = _names(args.name, args.command, args.conf_dir)
+        for name in names:
+            out = args.out / name if args.out and len(names) > 1 else args.out
+            if args.command == "run":
+                runner.run(name, args.overrides, roots, command, out, in_process=not args.subprocess,
+                           retrain=args.retrain, search_dir=args.conf_dir)
+            elif args.command == "report":
+                if args.name == "figures" and not (roots.runs / name).exists():
+                    print(f"{name}: no runs yet", file=sys.stderr)
+                    continue
+                runner.redraw(name, args.overrides, roots, command, args.runs, out, args.conf_dir)
+            else:
+                print(runner.publish(name, roots, search_dir=args.conf_dir))
+        return 0
+    except (UnknownNameError, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except FigureError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,194 @@
+"""``run``, ``report`` and ``publish`` of an experiment (``python -m bot_repro.experiment``).
+
+Folders: ``run`` trains the experiment's sweep into ``<runs root>/<name>/<stamp>/sweep/`` (a fresh
+stamp each time, so earlier runs stay readable) and writes its report to
+``<runs root>/<name>/<stamp>/report/``; ``report`` redraws a report from existing runs (by default
+the committed report's archived runs, else the newest sweep); ``publish`` copies the newest report
+to the experiment's committed folder ``results/<report.results>``. Smoke mode (``debug=smoke``)
+defaults the runs root to ``runs/smoke`` so toy numbers never land beside real ones.
+
+An experiment with ``report.pairwise`` trains nothing itself: it makes sure the experiment it judges
+has a completed run of every job (training the missing ones), then judges those runs. One with
+``report.step0`` first prepares the starting policy its runs share (tiny model, warm start) and records
+it in ``policy.json``, so reports can find the runs of other experiments that start from the same one.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from bot_repro import paths, report_folder
+from bot_repro.analysis import committed
+from bot_repro.config import validate
+from bot_repro.config_errors import ConfigError
+from bot_repro.experiment import report as reporting
+from bot_repro.experiment import spec
+from bot_repro.experiment.policy import prepare
+from bot_repro.figures import sweep
+from bot_repro.figures.pairwise import run_pairwise
+from bot_repro.figures.sweep import FigureError
+from bot_repro.judges import build_judge_client
+from bot_repro.run_folder import find_run_dirs, last_step, status
+from bot_repro.train import check_resources, resources_given
+
+log = logging.getLogger("bot_repro.experiment")
+SMOKE_RUNS = Path("runs/smoke")
+# what a redrawn committed report keeps from the run that made it (its archive holds those runs)
+CARRIED = ("sweep_dir", "wall_seconds", "reused_runs", "archived_runs")
+
+
+@dataclass(frozen=True)
+class Roots:
+    runs: Path
+
+    @classmethod
+    def default(cls, smoke: bool, runs: str | Path | None = None) -> Roots:
+        return cls(Path(runs) if runs else paths.REPO / (SMOKE_RUNS if smoke else Path("runs")))
+
+
+def _watch(sweep_dir: Path, n_runs: int, bar: tqdm, stop: threading.Event) -> None:
+    while not stop.wait(2.0):
+        dirs = [d for _, d in find_run_dirs(sweep_dir)] if sweep_dir.exists() else []
+        bar.n = min(sum(last_step(d) for d in dirs), bar.total)
+        bar.set_postfix_str(f"runs done {sum(status(d) == 'completed' for d in dirs)}/{n_runs}")
+        bar.refresh()
+
+
+def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_process: bool) -> float:
+    """Train ``exp``'s sweep into ``sweep_dir`` with a progress bar over every run's steps; returns
+    the wall seconds. ``in_process=False``: in a child process, its output in ``<sweep_dir>.log``."""
+    cfg, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
+    try:
+        check_resources(validate(sweep.without_hydra(cfg)), resources_given(overrides), here=False)
+    except ConfigError as exc:
+        raise FigureError(str(exc)) from exc
+    n_runs, max_steps = len(sweep.expand_jobs(cfg, args)), int(cfg.trainer.max_steps)
+    log.info("%s: %d run(s) of %d steps -> %s", exp.name, n_runs, max_steps, sweep_dir)
+    start = time.time()
+    if exp.report.step0:
+        report_folder.write_policy(sweep_dir, prepare(cfg))
+    bar = tqdm(total=n_runs * max_steps, desc=f"{exp.name} steps", unit="step", dynamic_ncols=True)
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(sweep_dir, n_runs, bar, stop), daemon=True)
+    watcher.start()
+    logfile = None if in_process else sweep_dir.parent / f"{sweep_dir.name}.log"
+    try:
+        sweep.run_multirun(args, sweep_dir, in_process=in_process, log=logfile)
+    except FigureError as exc:
+        raise FigureError(f"{exc}{f'; see {logfile}' if logfile else ''}") from exc
+    finally:
+        stop.set()
+        watcher.join()
+        bar.close()
+    return time.time() - start
+
+
+def ensure_runs(name: str, overrides: Sequence[str], roots: Roots, in_process: bool, retrain: bool,
+                search_dir: Path | None) -> Path:
+    """The runs folder of experiment ``name``, with a completed run of every job of its sweep
+    (training, in a fresh stamp, only when one is missing or ``retrain``)."""
+    exp = spec.load(name, overrides, search_dir)
+    cfg, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(search_dir), *overrides])
+    root = roots.runs / exp.name
+    if not retrain and sweep.missing_jobs(cfg, args, root) == []:
+        log.info("%s: every job has a completed run under %s; reusing them", exp.name, root)
+        return root
+    train(exp, overrides, sweep.new_sweep_dir(root) / reporting.SWEEP, in_process)
+    return root
+
+
+def judge(exp: spec.Experiment, overrides: Sequence[str], source_root: Path, out_dir: Path) -> None:
+    """``report.pairwise``: the ABBA judge over the runs under ``source_root`` -> run-like folders."""
+    cfg, _ = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
+    client = build_judge_client(sweep.resolved(cfg, "judge"), out_dir)
+    if client is None:
+        raise FigureError(f"{exp.name} needs the pairwise judge: pass judge=openai|anthropic|bedrock|hf_local "
+                          "(smoke mode uses judge=loopback)")
+    try:
+        client.check_credentials()
+        written = run_pairwise(source_root, out_dir, exp.pairwise[1], client)
+    except ValueError as exc:
+        raise FigureError(f"{exp.name}: {exc}") from exc
+    finally:
+        client.close()
+    log.info("%s: %d pairwise result folder(s) under %s", exp.name, len(written), out_dir)
+
+
+def run(name: str, overrides: Sequence[str], roots: Roots, command: str, out: Path | None = None,
+        in_process: bool = True, retrain: bool = False, search_dir: Path | None = None) -> Path:
+    """Train (or judge) and report experiment ``name``; returns the report folder."""
+    exp = spec.load(name, overrides, search_dir)  # a broken report block fails now, not after training
+    stamp = sweep.new_sweep_dir(roots.runs / exp.name)
+    sweep_dir = stamp / reporting.SWEEP
+    if exp.pairwise is not None:
+        source = ensure_runs(exp.pairwise[0], overrides, roots, in_process, retrain, search_dir)
+        start = time.time()
+        judge(exp, overrides, source, sweep_dir)
+        wall = time.time() - start
+    else:
+        wall = train(exp, overrides, sweep_dir, in_process)
+    return write_report(exp, [sweep_dir], out or stamp / "report", command, sweep.is_smoke(overrides),
+                        {"sweep_dir": paths.relative(sweep_dir), "wall_seconds": wall})
+
+
+def write_report(exp: spec.Experiment, sources: Sequence[Path], out: Path, command: str, smoke: bool,
+                 extra_meta: dict) -> Path:
+    try:
+        rep = reporting.build(exp, sources, command)
+    except FileNotFoundError as exc:
+        raise FigureError(f"{exp.name}: {exc}; run `python -m bot_repro.experiment run {exp.name}` first") from exc
+    for path in reporting.write(rep, sources, out, smoke, extra_meta):
+        print(path)
+    committed_summary = committed.committed_dir(exp.results) / report_folder.SUMMARY
+    if exp.report.step0 and committed_summary.exists() and committed_summary.parent != out.resolve():
+        committed.print_comparison(out, exp.results)
+    return out
+
+
+def default_sources(exp: spec.Experiment, roots: Roots) -> list[Path]:
+    """The committed report's archived runs when they exist, else the newest sweep of ``exp``."""
+    archive = committed.committed_dir(exp.results) / report_folder.ARCHIVE
+    if archive.is_dir():
+        return [archive]
+    sweeps = sorted((roots.runs / exp.name).glob(f"*/{reporting.SWEEP}"))
+    if not sweeps:
+        raise FigureError(f"{exp.name} has no committed runs ({paths.relative(archive)}) and no runs under "
+                          f"{roots.runs / exp.name}: run `python -m bot_repro.experiment run {exp.name}` first")
+    return [sweeps[-1]]
+
+
+def redraw(name: str, overrides: Sequence[str], roots: Roots, command: str, runs: Sequence[Path] | None = None,
+           out: Path | None = None, search_dir: Path | None = None) -> Path:
+    """Report experiment ``name`` from existing runs (``runs``, else ``default_sources``). Redrawing a
+    committed report keeps the command and wall time of the run that made it."""
+    exp = spec.load(name, overrides, search_dir)
+    sources = list(runs) if runs else default_sources(exp, roots)
+    extra: dict = {"sweep_dir": str(paths.relative(sources[0]))}
+    made = sources[0].parent / report_folder.SUMMARY
+    if sources[0].name == report_folder.ARCHIVE and made.is_file():
+        before = report_folder.read_summary(made)["meta"]
+        first = str(before.get("command", "")).split(" (re-analysed")[0]
+        command = f"{first} (re-analysed: {command})" if first else command
+        extra.update({k: before[k] for k in CARRIED if k in before})
+    out = out or sweep.new_sweep_dir(roots.runs / exp.name) / "report"
+    return write_report(exp, sources, out, command, sweep.is_smoke(overrides), extra)
+
+
+def latest_report(name: str, roots: Roots) -> Path:
+    reports = sorted((roots.runs / name).glob(f"*/report/{report_folder.SUMMARY}"))
+    if not reports:
+        raise FigureError(f"no report under {roots.runs / name}: run `python -m bot_repro.experiment run {name}` first")
+    return reports[-1].parent
+
+
+def publish(name: str, roots: Roots, source: Path | None = None, search_dir: Path | None = None) -> Path:
+    """Copy the newest report of ``name`` (or ``source``) into its committed folder."""
+    exp = spec.load(name, (), search_dir)
+    return committed.publish(source or latest_report(exp.name, roots), committed.committed_dir(exp.results))

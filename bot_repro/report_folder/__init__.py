@@ -1,0 +1,50 @@
+"""The report folder: what an experiment's report holds, written and read here only.
+
+One module owns the report format, as ``run_folder`` owns the run format, so that the experiment
+command (which writes reports), ``publish`` (which commits them), the committed-results comparison and
+the tests read one shape:
+
+  <report>/summary.json   ``{"format_version", "meta", "summaries": [...], "step0"?}`` (``read_summary``)
+  <report>/summary.md     the same numbers as Markdown
+  <report>/runs.csv       one row per run read (provenance)
+  <report>/<name>.png|pdf the figure
+  <report>/runs/          the archived run records (config, metrics, run.json, first/last rollouts)
+                          and ``policy.json``, the starting policy the runs share
+
+``meta`` holds the provenance (``REQUIRED_META``: command, git SHA of the runs, date, machine, and the
+experiment's name) and ``machines`` (which hardware made which runs). ``summaries`` holds one
+``bot_repro.analysis.summarise`` result per reported metric; ``step0`` (experiments with
+``report.step0``) the starting point the runs share. Layer 0: stdlib only.
+"""
+
+from bot_repro.report_folder.schema import (
+    ARCHIVE,
+    FIGURE_SUFFIXES,
+    FORMAT_VERSION,
+    POLICY,
+    REQUIRED_META,
+    RUNS_TABLE,
+    SUMMARY,
+    SUMMARY_MD,
+    ReportFormatError,
+    read_policy,
+    read_summary,
+    write_policy,
+    write_summary,
+)
+
+__all__ = [
+    "ARCHIVE",
+    "FIGURE_SUFFIXES",
+    "FORMAT_VERSION",
+    "POLICY",
+    "REQUIRED_META",
+    "RUNS_TABLE",
+    "SUMMARY",
+    "SUMMARY_MD",
+    "ReportFormatError",
+    "read_policy",
+    "read_summary",
+    "write_policy",
+    "write_summary",
+]
