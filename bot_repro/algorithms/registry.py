@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +26,17 @@ from typing import Any
 from torch import Tensor
 
 from bot_repro.algorithms.batch import RewardBatch
-from bot_repro.algorithms.options import CHOICE_LABELS, OPTION_CHECKS, Checker, Choice
+from bot_repro.algorithms.options import (
+    CHOICE_LABELS,
+    CHOICE_STYLES,
+    HEX_COLOR,
+    OPTION_CHECKS,
+    Checker,
+    Choice,
+    LineStyle,
+    Style,
+    ValueStyle,
+)
 from bot_repro.config_errors import ConfigError
 from bot_repro.registry import Registry, UnknownNameError
 
@@ -35,8 +44,6 @@ ADVANTAGES: Registry = Registry("algorithm")
 
 CrossCheck = Callable[[dict[str, Any], str], None]
 DropsGroups = Callable[[dict[str, Any]], bool]
-LineStyle = str | tuple[float, tuple[float, ...]]
-_HEX = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
 @dataclass(frozen=True)
@@ -63,8 +70,13 @@ class AlgorithmInfo:
     def __post_init__(self) -> None:
         if not self.label:
             raise TypeError(f"advantage estimator {self.name!r} needs a display label")
-        if not _HEX.fullmatch(self.color):
+        if not HEX_COLOR.fullmatch(self.color):
             raise TypeError(f"advantage estimator {self.name!r}: color {self.color!r} is not '#rrggbb'")
+
+    @property
+    def style(self) -> Style:
+        """Its colour, marker and line style: how its arm is drawn in every figure."""
+        return Style(self.color, self.marker, self.linestyle)
 
 
 def _option_defaults(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -187,6 +199,17 @@ def option_label(option: str, value: Any) -> str | None:
         return CHOICE_LABELS[option].get(value)
     checks = (fn.option_checks.get(option) for fn in ADVANTAGES.values())
     return next((c.labels.get(value) for c in checks if isinstance(c, Choice)), None)
+
+
+def option_style(option: str, value: Any) -> ValueStyle | None:
+    """How ``value`` of choice option ``option`` is drawn (a ``Style``, or the algorithm it draws as;
+    None when it has none), from the same homes as ``option_label``."""
+    if not isinstance(value, str):
+        return None
+    if option in CHOICE_STYLES:
+        return CHOICE_STYLES[option].get(value)
+    checks = (fn.option_checks.get(option) for fn in ADVANTAGES.values())
+    return next((c.styles.get(value) for c in checks if isinstance(c, Choice)), None)
 
 
 def drops_groups(name: str, options: dict[str, Any]) -> bool:

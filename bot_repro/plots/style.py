@@ -1,13 +1,31 @@
-"""The project's single plot style: rcParams, each group's colour, marker and line style, and saving.
+"""The project's single plot style: rcParams, each arm's colour, marker and line style, and saving.
 
-An algorithm keeps the colour, marker, line style and display name it was registered with
-(``bot_repro.algorithms.registry.AlgorithmInfo``) in every figure: BoT-GRPO is always vermilion and
-solid, GRPO always blue. Group values that are not algorithm names (a reward signal, an option value,
-a w_s value) take, in sorted order, the first colour of ``PALETTE`` (Okabe-Ito, colour-blind safe,
-without its pale yellow; Tol's wine as an eighth), marker of ``MARKERS`` and line style of
-``LINESTYLES`` that no algorithm of the same figure uses, so up to eight groups of one figure each
-have their own colour, marker and line style, and stay apart in greyscale too. Display names come
-from ``bot_repro.analysis.labels`` (the registry, the options' labels, the experiment's ``labels``).
+An arm is drawn in one style in every figure, whatever else the figure shows and in whatever order:
+its style is registered with the arm, never assigned by a figure. The scheme:
+
+- An arm is an algorithm, plus at most one value that is not its paper default (an option value, a
+  reward variant). A group value (of any hue column) that names a registered algorithm draws in the
+  style it was registered with (``bot_repro.algorithms.registry.AlgorithmInfo``: BoT-GRPO vermilion,
+  solid, highlighted; GRPO blue, dashed; the seven algorithms take the seven Okabe-Ito colours
+  without its pale yellow, each with its own marker and line style). So does a value spelled
+  ``<algorithm> (<note>)``: a study's relabel of an algorithm's runs into another column
+  (mini_signals' ``grpo (G only)``).
+- A value of a choice option (column ``algorithm.options.<option>``) draws in the style declared
+  with the option (``options.choice(styles=...)``, read by ``registry.option_style``), a reward
+  variant (``reward.params.variant``) in the one declared next to the variants
+  (``tasks.mini.reward.VARIANT_STYLES``). The paper-default value declares the algorithm's name and so
+  inherits its style: BoT-GRPO as the paper defines it looks the same as ``bot_grpo``,
+  ``same_global=pooled``, ``weighting=inverse_length`` and reward variant ``progress``. The other
+  values are BoT-GRPO's variants: one family of warm colours no algorithm has
+  (``options.VARIANT_COLORS``), each value with its own marker and line style.
+- Any other value (a user's new sweep axis: w_s 0.1/0.5/1.0, window 1/3/5, a reward choice) takes
+  the slot of ``PALETTE`` x ``MARKERS`` x ``LINESTYLES`` given by a hash of its text (``crc32``), so it
+  keeps its look from figure to figure; only when another group of the same figure already has that
+  slot's colour does it move on to the next free slot (registered arms first, then the others in
+  sorted order), so no two groups of a figure share a colour while there are colours left.
+
+Display names come from ``bot_repro.analysis.labels`` (the registry, the options' labels, the
+experiment's ``labels``).
 
 Rates (compile rate, Pass@k, success, win rate) are drawn on the full [0, 1] range (``is_rate``,
 ``RATE_YLIM``) so that a run's numbers are never blown up by autoscaling, and every task names the
@@ -17,6 +35,8 @@ held-out metric its figures and notebooks show first (``HEADLINE_METRICS``).
 from __future__ import annotations
 
 import numbers
+import re
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +46,13 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.analysis.labels import group_label
+from bot_repro.algorithms.options import Style, ValueStyle
+from bot_repro.algorithms.registry import option_style
+from bot_repro.analysis.labels import OPTION_PREFIX, group_label, value_text
+from bot_repro.config_errors import ConfigError
+from bot_repro.tasks.mini.reward import VARIANT_STYLES
 
-# Okabe-Ito without the yellow that fades on white, in the order a figure's groups take them; wine last
+# the slots of values no home registers: Okabe-Ito without the yellow that fades on white, Tol's wine last
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#000000", "#56B4E9", "#882255")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES: tuple[Any, ...] = (
@@ -36,6 +60,10 @@ LINESTYLES: tuple[Any, ...] = (
     (0, (1, 1.5, 1, 1.5, 4, 1.5)), (0, (10, 3)),
 )
 MAX_GROUPS = len(PALETTE)  # more groups than this in one figure would share a colour
+FALLBACK = tuple(Style(c, m, ls) for c, m, ls in zip(PALETTE, MARKERS, LINESTYLES, strict=True))
+# hue columns whose values are declared outside the algorithms' options, with their declared styles
+VALUE_STYLES: dict[str, Mapping[str, ValueStyle]] = {"reward.params.variant": VARIANT_STYLES}
+_STANDS_FOR = re.compile(r"(\w+) \(.*\)")  # "grpo (G only)": GRPO's runs relabelled into another column
 
 
 @dataclass(frozen=True)
@@ -123,27 +151,56 @@ def _sorted(values: Iterable[Any]) -> list[Any]:
     return sorted(unique, key=str)
 
 
+def _as_algorithm(name: str, where: str) -> tuple[Style, bool]:
+    if name not in ADVANTAGES:
+        raise ConfigError(f"{where} draws as algorithm {name!r}, which is not registered; "
+                          f"allowed: {', '.join(sorted(ADVANTAGES))}")
+    info = ADVANTAGES[name].info
+    return info.style, info.highlight
+
+
+def registered_style(value: Any, column: str | None = None) -> tuple[Style, bool] | None:
+    """The registered style of group value ``value`` of hue column ``column`` and whether it is drawn
+    highlighted (the module docstring's scheme); None for a value no home registers."""
+    if not isinstance(value, str):
+        return None
+    if value in ADVANTAGES:
+        return _as_algorithm(value, f"value {value!r}")
+    declared = None
+    if column and column.startswith(OPTION_PREFIX):
+        declared = option_style(column[len(OPTION_PREFIX):], value)
+    elif column in VALUE_STYLES:
+        declared = VALUE_STYLES[column].get(value)
+    if isinstance(declared, Style):
+        return declared, False
+    if isinstance(declared, str):
+        return _as_algorithm(declared, f"value {value!r} of {column}")
+    stands_for = _STANDS_FOR.fullmatch(value)
+    if stands_for and stands_for[1] in ADVANTAGES:
+        return _as_algorithm(stands_for[1], f"value {value!r}")
+    return None
+
+
+def _hashed(value: Any, taken: set[str]) -> Style:
+    """The slot a hash of ``value``'s text picks, or the next whose colour is not in ``taken``."""
+    start = zlib.crc32(value_text(value).encode())
+    slots = [FALLBACK[(start + i) % len(FALLBACK)] for i in range(len(FALLBACK))]
+    return next((s for s in slots if s.color not in taken), slots[0])
+
+
 def group_styles(values: Iterable[Any], column: str | None = None,
                  labels: Mapping[str, str] | None = None) -> dict[Any, GroupStyle]:
-    """The style of each of ``values`` (the groups of one figure): an algorithm's registered style,
-    and for the rest, in sorted order, the first colour, marker and line style no other group of
-    the figure has (cycling past ``MAX_GROUPS``)."""
+    """The style of each of ``values`` (the groups of one figure, hue column ``column``): its
+    registered style, else the hashed slot of its value (module docstring)."""
     ordered = _sorted(values)
-    algos = {v: ADVANTAGES[v].info for v in ordered if isinstance(v, str) and v in ADVANTAGES}
-    free = [[c for c in PALETTE if c not in {i.color for i in algos.values()}] or list(PALETTE),
-            [m for m in MARKERS if m not in {i.marker for i in algos.values()}] or list(MARKERS),
-            [s for s in LINESTYLES if s not in {i.linestyle for i in algos.values()}] or list(LINESTYLES)]
+    known = {v: registered_style(v, column) for v in ordered}
+    taken = {found[0].color for found in known.values() if found is not None}
     out: dict[Any, GroupStyle] = {}
-    others = 0
     for value in ordered:
-        name = display_name(value, column, labels)
-        if value in algos:
-            info = algos[value]
-            out[value] = GroupStyle(name, info.color, info.marker, info.linestyle, info.highlight)
-        else:
-            color, marker, style = (pool[others % len(pool)] for pool in free)
-            out[value] = GroupStyle(name, color, marker, style)
-            others += 1
+        style, highlight = known[value] or (_hashed(value, taken), False)
+        taken.add(style.color)
+        out[value] = GroupStyle(display_name(value, column, labels), style.color, style.marker,
+                                style.linestyle, highlight)
     return out
 
 

@@ -13,7 +13,7 @@ import pytest
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.analysis.stats import aggregate_curves, run_curves
 from bot_repro.plots.curves import bar_with_ci, panel_grid, paper_markers, plot_curves, threshold_line
-from bot_repro.plots.style import LINESTYLES, MAX_GROUPS, PALETTE, display_name, group_styles, save
+from bot_repro.plots.style import MAX_GROUPS, PALETTE, display_name, group_styles, save
 
 ALGORITHMS = sorted(ADVANTAGES)
 
@@ -92,8 +92,12 @@ def test_colours_are_fixed_per_algorithm():
         assert one[name] == every[name] and one[name].color == _info(name).color and one[name].label == _info(name).label
     taken = {i.color for i in infos}
     assert every["my_variant"].color not in taken and every["my_variant"].label == "my_variant"
-    # non-algorithm values take the palette in sorted order, whatever order they arrive in
-    assert [group_styles([1.0, 0.1, 0.5])[v].color for v in (0.1, 0.5, 1.0)] == list(PALETTE[:3])
+    # a value no home registers keeps its style from its value: in any order, alone or beside others
+    # (by position, 0.5 would be the first colour alone and the second beside 0.1)
+    every_w = group_styles([1.0, 0.1, 0.5], "reward.w_s")
+    assert every_w == group_styles([0.5, 1.0, 0.1], "reward.w_s")
+    assert all(group_styles([v], "reward.w_s")[v] == every_w[v] for v in (0.1, 0.5, 1.0))
+    assert len({st.color for st in every_w.values()}) == 3 and {st.color for st in every_w.values()} <= set(PALETTE)
     assert display_name("bot_grpo") == _info("bot_grpo").label and display_name(0.5) == "0.5"
 
 
@@ -141,8 +145,10 @@ def test_style_column_sets_line_styles(tmp_path):
     fig, (ax,) = panel_grid(1)
     lines = plot_curves(ax, agg, style="reward.w_s", label_fn=lambda key: f"w_s={key['reward.w_s']}")
     assert [line.get_label() for line in lines] == ["w_s=0.1", "w_s=0.5", "w_s=1.0"]
-    reference = [plt.Line2D([], [], linestyle=ls) for ls in LINESTYLES[:3]]  # sorted values take them in order
+    looks = group_styles([0.1, 0.5, 1.0], "reward.w_s")  # each w_s value's own line style, from its value
+    reference = [plt.Line2D([], [], linestyle=looks[ws].linestyle) for ws in (0.1, 0.5, 1.0)]
     assert [line._unscaled_dash_pattern for line in lines] == [r._unscaled_dash_pattern for r in reference]
+    assert len({str(r._unscaled_dash_pattern) for r in reference}) == 3
     assert {mcolors.to_hex(line.get_color()) for line in lines} == {_info("bot_grpo").color.lower()}
     assert len(ax.collections) == 0  # one seed each: no bands
     plt.close(fig)

@@ -33,12 +33,21 @@ from typing import Any
 
 import numpy as np
 
+from bot_repro.algorithms.options import VARIANT_COLORS, Style, ValueStyle
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult, SpanReward
 from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.mini.checker import TOKEN, check
 
 VARIANTS = ("penalty", "progress", "noisy", "unbounded")
+# how each variant's arm is drawn (bot_repro.plots.style): progress is the clean signal of the paper's
+# rule, so its BoT-GRPO arm is BoT-GRPO's own; the broken ones are BoT-GRPO variants
+VARIANT_STYLES: dict[str, ValueStyle] = {
+    "progress": "bot_grpo",
+    "noisy": Style(VARIANT_COLORS[0], "*", (0, (5, 1))),
+    "penalty": Style(VARIANT_COLORS[1], ">", (0, (2, 2))),
+    "unbounded": Style(VARIANT_COLORS[2], "p", (0, (8, 2, 2, 2))),
+}
 
 
 @dataclass

