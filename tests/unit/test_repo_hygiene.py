@@ -1,13 +1,16 @@
 """Repository hygiene (#33): what git tracks stays small, and ``results/`` holds data only.
 
+- ``results/README.md`` names every committed folder directly under ``results/`` and every report folder.
 - No tracked file is over ``MAX_BYTES`` unless a glob of ``ALLOW_LARGE`` names it.
 - No code (``CODE_SUFFIXES``) and no log (``.log``) under ``results/``: the code that made a committed
   result lives under ``scripts/`` (or is the package), and a log worth keeping becomes data (JSON, CSV).
 - No machine path in a tracked text file under ``results/`` (``TEXT_SUFFIXES``): an absolute path as
   ``bot_repro.paths.ABSOLUTE`` finds it (``/root/...``, ``/home/...``, ``/tmp/...``, ``/work/...``,
-  ``/Users/...``) or a Windows drive path (``C:\\...``). The scan covers every such file, the saved rollouts'
-  and held-out samples' model completions included: none holds one now. Should a model's text come to
-  look like a path, restrict this check to the files that are not model output and say so here.
+  ``/Users/...``), a folder of ``MACHINE_ROOTS`` wherever it starts (in Markdown's backquotes too) or a
+  Windows drive path (``C:\\...``); a system path in backquotes (```/proc/loadavg```) is not one. The
+  scan covers every such file, the saved rollouts' and held-out samples' model completions included:
+  none holds one now. Should a model's text come to look like a path, restrict this check to the files
+  that are not model output and say so here.
 
 The file list is ``git ls-files``: without git or a checkout the tests skip.
 """
@@ -34,6 +37,8 @@ ALLOW_LARGE = (
 CODE_SUFFIXES = (".py", ".sh", ".ipynb", ".js", ".mjs")
 LOG_SUFFIXES = (".log",)
 TEXT_SUFFIXES = (".json", ".jsonl", ".md", ".yaml", ".yml", ".csv", ".txt")
+# the usual homes of a checkout, a cache or a scratch folder, found after any non-name character (a backquote)
+MACHINE_ROOTS = re.compile(r"(?<![\w.~/-])/(?:root|home|tmp|work|Users|mnt|scratch)/[^\s\"'`,)\]]*")
 # a Windows drive path: "C:\Users" as written, "C:\\Users" inside a JSON string; a single backslash
 # before n, r, t, b, f, u or a quote is a JSON escape ("A:\n" in a completion), not a path
 WINDOWS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\(?![nrtbfu\"]))[A-Za-z0-9_.$~-][^\s\"',)\]]*")
@@ -51,7 +56,7 @@ def tracked(*pathspec: str) -> list[str]:
 
 def machine_paths(text: str) -> list[str]:
     """The machine paths in ``text``: absolute POSIX paths and Windows drive paths."""
-    return ABSOLUTE.findall(text) + WINDOWS.findall(text)
+    return sorted({*ABSOLUTE.findall(text), *MACHINE_ROOTS.findall(text), *WINDOWS.findall(text)})
 
 
 def test_machine_paths_finds_posix_and_windows_paths_only():
@@ -59,9 +64,11 @@ def test_machine_paths_finds_posix_and_windows_paths_only():
     assert machine_paths("cwd: /root/.cache/x") == ["/root/.cache/x"]
     assert machine_paths('"C:\\\\Users\\\\me\\\\run"') == ["C:\\\\Users\\\\me\\\\run"]
     assert machine_paths(r"D:\data") == [r"D:\data"]
+    assert machine_paths("from `/work/wt_x`: ...") == ["/work/wt_x"]
     # relative paths, fractions, URLs and an escaped newline are not machine paths
     for text in ("runs/x/metrics.jsonl", "1/2 + 3/4", "a / b", "http://127.0.0.1:8000/v1/chat", "x:\\n y",
-                 "$BOT_REPRO_CACHE/gguf", "site-packages/pytest/__main__.py"):
+                 "$BOT_REPRO_CACHE/gguf", "site-packages/pytest/__main__.py",
+                 "`/proc/loadavg`", "http://host/work/x", "runs/tmp/x"):
         assert machine_paths(text) == [], text
 
 
@@ -93,3 +100,14 @@ def test_no_machine_path_in_results():
                 found.setdefault(p, []).append((n, hits[0]))
     assert not found, (f"{len(found)} file(s) under results/ hold machine paths (bot_repro.paths.portable "
                        f"rewrites them), e.g. {dict(list(found.items())[:5])}")
+
+
+def test_results_readme_names_every_committed_folder():
+    files = tracked("results")
+    top = {p.split("/")[1] for p in files if p.count("/") >= 2}
+    reports = {p.rsplit("/", 1)[0].removeprefix("results/") for p in files if p.endswith("/summary.json")}
+    assert {"mini", "bench"} <= top and "mini_study/mini_baselines" in reports
+    readme = (REPO / "results" / "README.md").read_text()
+    # a folder is named as `folder/` or by a path inside it (`mini_study/mini_baselines/`)
+    missing = sorted(f for f in top | reports if f"`{f}/" not in readme)
+    assert not missing, f"results/README.md names no line for these committed folders: {missing}"
