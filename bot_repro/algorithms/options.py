@@ -28,9 +28,9 @@ from bot_repro.config_errors import ConfigError
 Checker = Callable[[str, Any, str], None]
 LineStyle = str | tuple[float, tuple[float, ...]]
 HEX_COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
-# BoT-GRPO's variants: warm colours that no algorithm has (Tol's wine and rose, ColorBrewer's dark
-# brown), one family told apart by marker and line style (bot_repro.plots.style)
-VARIANT_COLORS = ("#882255", "#CC6677", "#8C510A")
+# BoT-GRPO's variants: colours that no algorithm has (Tol's wine, rose and indigo: apart from BoT-GRPO's
+# vermilion in hue and lightness), each variant with its own marker and line style (bot_repro.plots.style)
+VARIANT_COLORS = ("#882255", "#CC6677", "#332288")
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ its style is registered with the arm, never assigned by a figure. The scheme:
   (``tasks.mini.reward.VARIANT_STYLES``). The paper-default value declares the algorithm's name and so
   inherits its style: BoT-GRPO as the paper defines it looks the same as ``bot_grpo``,
   ``same_global=pooled``, ``weighting=inverse_length`` and reward variant ``progress``. The other
-  values are BoT-GRPO's variants: one family of warm colours no algorithm has
-  (``options.VARIANT_COLORS``), each value with its own marker and line style.
+  values are BoT-GRPO's variants: three colours no algorithm has (``options.VARIANT_COLORS``),
+  shared by the variants of different options (never in one figure), each value with its own marker
+  and line style.
 - Any other value (a user's new sweep axis: w_s 0.1/0.5/1.0, window 1/3/5, a reward choice) takes
   the slot of ``PALETTE`` x ``MARKERS`` x ``LINESTYLES`` given by a hash of its text (``crc32``), so it
   keeps its look from figure to figure; only when another group of the same figure already has that
