@@ -8,7 +8,7 @@ converted once into the cache), the sampled completions from the trainer's own e
 metrics from ``task.evaluate_detailed``. A greedy pass (one completion per prompt, same prompts and
 token limit) is added. Writes ``<out>/<model>.json`` and ``<out>/<model>_<level>_samples.jsonl``.
 
-    python results/real_small/level_probe/probe.py --model smollm2_135m --prompts 16 --samples 4
+    python scripts/level_probe.py --model smollm2_135m --prompts 16 --samples 4
 """
 
 from __future__ import annotations
