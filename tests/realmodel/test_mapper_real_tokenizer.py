@@ -141,10 +141,11 @@ def test_aime_step_scores_end_to_end_on_real_tokens(smollm2_tok):
     section = RewardCfg(source="aime", w_g=3.0, window=0, params={"step_source": "rule", "check_workers": 1})
     source = REWARD_SOURCES["aime"](section, {})
     ids, ref = reference(smollm2_tok, text)
-    batch = score_completions(source, smollm2_tok, [ids + [smollm2_tok.eos_token_id]], [{"answer": "38"}],
+    batch = score_completions(source, smollm2_tok, [ids + [smollm2_tok.eos_token_id]], [{"answer": "38", "problem": "Ann has 12 pens and buys 7 more. She then doubles them. How many?"}],
                               section.window)
     res, s = batch.results[0], batch.local_rewards[0]
-    assert res.info["step_scores"] == [1.0, -1.0, 0.0]  # true claim, false claim, no claim
+    # a true claim on the problem's numbers, a false claim, no claim (the grounded rule reads the problem)
+    assert res.info["step_scores"] == [1.0, -1.0, 0.0]
     assert res.global_score == pytest.approx(0.2 / 3.0)  # wrong answer, perfect format
     steps = parse_solution(text).steps
     want = np.zeros(len(ids) + 1)
