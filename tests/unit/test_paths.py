@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot_repro import paths
+from bot_repro import paths, report_folder
 from bot_repro.analysis import committed
 from tests.conftest import REPO
 
@@ -61,7 +61,8 @@ def test_make_portable_finds_the_checkout_that_ran_and_reports_what_is_left(tmp_
 def test_publish_refuses_a_report_with_a_path_it_cannot_make_relative(tmp_path):
     report = tmp_path / "report"
     report.mkdir()
-    (report / "summary.json").write_text(json.dumps({"meta": {"experiment": "e", "sweep_dir": "/srv/runs/e"}}))
+    meta = {"command": "c", "git_sha": "s", "date": "d", "machine": "m", "experiment": "e", "sweep_dir": "/srv/runs/e"}
+    report_folder.write_summary(report, meta, [])
     with pytest.raises(SystemExit, match="not published: .*summary.json: /srv/runs/e"):
         committed.publish(report, tmp_path / "dest")
     assert not (tmp_path / "dest").exists() and not list(tmp_path.glob(".dest*"))
