@@ -190,26 +190,26 @@ def algorithm_info(name: str) -> AlgorithmInfo:
     return ADVANTAGES[name].info
 
 
-def option_label(option: str, value: Any) -> str | None:
-    """The display name of ``value`` of choice option ``option`` (None when it has none): from the
-    shared checkers' ``CHOICE_LABELS`` or the checker a registered estimator declared."""
+def _declared(option: str, value: Any, shared: dict[str, dict], field: str) -> Any:
+    """``value``'s entry in the choice option's ``field`` (labels or styles): the shared checkers'
+    table first, else the checker a registered estimator declared; None when it has none."""
     if not isinstance(value, str):
         return None
-    if option in CHOICE_LABELS:
-        return CHOICE_LABELS[option].get(value)
+    if option in shared:
+        return shared[option].get(value)
     checks = (fn.option_checks.get(option) for fn in ADVANTAGES.values())
-    return next((c.labels.get(value) for c in checks if isinstance(c, Choice)), None)
+    return next((getattr(c, field).get(value) for c in checks if isinstance(c, Choice)), None)
+
+
+def option_label(option: str, value: Any) -> str | None:
+    """The display name of ``value`` of choice option ``option`` (None when it has none)."""
+    return _declared(option, value, CHOICE_LABELS, "labels")
 
 
 def option_style(option: str, value: Any) -> ValueStyle | None:
     """How ``value`` of choice option ``option`` is drawn (a ``Style``, or the algorithm it draws as;
     None when it has none), from the same homes as ``option_label``."""
-    if not isinstance(value, str):
-        return None
-    if option in CHOICE_STYLES:
-        return CHOICE_STYLES[option].get(value)
-    checks = (fn.option_checks.get(option) for fn in ADVANTAGES.values())
-    return next((c.styles.get(value) for c in checks if isinstance(c, Choice)), None)
+    return _declared(option, value, CHOICE_STYLES, "styles")
 
 
 def drops_groups(name: str, options: dict[str, Any]) -> bool:
