@@ -76,9 +76,9 @@ $(VENV)/.installed-vllm: $(VENV)/.installed scripts/install_vllm.sh
 install-react:
 	bash scripts/install_react_deps.sh
 
-# The test command README.md and .ci/run use (about 23 minutes on 2 cores: 1,289 s measured 2026-12-04 for the first 1,412 of 1,681 tests on the tree of efe8312, quiet cores, vLLM installed, and 72 s for the remaining 276 after two test fixes; test-fast: about 4).
+# The test command README.md and .ci/run use (about 22 minutes on 2 cores: 1,298 s measured 2026-12-04 for 1,681 tests on a clean clone of 7a4c740 with an empty BOT_REPRO_CACHE, quiet cores, vLLM installed; test-fast: about 4).
 PYTEST_FLAGS := -q -o console_output_style=count
-## install what is missing (vLLM's CPU build included), then run the whole suite (~23 min on 2 cores)
+## install what is missing (vLLM's CPU build included), then run the whole suite (~22 min on 2 cores)
 test: install install-vllm
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
 
