@@ -53,11 +53,21 @@ class Roots:
         return cls(Path(runs) if runs else paths.REPO / (SMOKE_RUNS if smoke else Path("runs")))
 
 
+def progress(sweep_dir: Path) -> tuple[int, int]:
+    """(steps logged over all runs, runs completed) under ``sweep_dir``; (0, 0) until a run has
+    written its first metrics line (the sweep folder exists before any run folder does)."""
+    try:
+        dirs = [d for _, d in find_run_dirs(sweep_dir)]
+    except FileNotFoundError:
+        return 0, 0
+    return sum(last_step(d) for d in dirs), sum(status(d) == "completed" for d in dirs)
+
+
 def _watch(sweep_dir: Path, n_runs: int, bar: tqdm, stop: threading.Event) -> None:
     while not stop.wait(2.0):
-        dirs = [d for _, d in find_run_dirs(sweep_dir)] if sweep_dir.exists() else []
-        bar.n = min(sum(last_step(d) for d in dirs), bar.total)
-        bar.set_postfix_str(f"runs done {sum(status(d) == 'completed' for d in dirs)}/{n_runs}")
+        steps, done = progress(sweep_dir)
+        bar.n = min(steps, bar.total)
+        bar.set_postfix_str(f"runs done {done}/{n_runs}")
         bar.refresh()
 
 
