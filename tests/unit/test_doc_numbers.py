@@ -64,7 +64,7 @@ LINK_TARGET = re.compile(r"\]\([^)]*\)")
 HTML_COMMENT = re.compile(r"<!--.*?-->")
 URL = re.compile(r"https?://\S+")
 # a version or a section reference: the number right after one of these is not a quantity
-NOT_A_QUANTITY = re.compile(r"(?:\bv|§\s?|\bEq\.\s?|\bEqs?\.\s?|\bsection\s|\bversion\s)$", re.IGNORECASE)
+NOT_A_QUANTITY = re.compile(r"(?:\bv|§\s?|\bEqs?\.\s?|\bsection\s|\bversion\s)$", re.IGNORECASE)
 # a number: not inside a word, not part of a dotted version (no '.digit' on either side)
 NUMBER = re.compile(
     r"(?<![\w.,])-?(\d+(?:\.\d+)?%|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\d%])(?!\.\d)(?!,\d{3})"
