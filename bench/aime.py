@@ -8,7 +8,8 @@ math-verify in the process pool. ``math_verify_checks_per_s`` is the pool alone 
 tagged completions. Pool start-up (spawned workers importing math-verify) is reported apart as
 ``pool_startup_s`` and excluded from the rates. Best of ``REPEATS`` runs.
 
-Usage: ``python -m bench.aime [out.json]`` (default ``results/bench/aime.json``).
+Usage: ``python -m bench.aime [out.json]`` (default ``results/bench/aime.json``), after ``bench.header``'s
+header.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench.header import bench_run, write
 from bot_repro.tasks.aime.answer import AnswerChecker
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
 
@@ -93,10 +95,9 @@ def run() -> dict[str, object]:
 
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT
-    result = run()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    with bench_run("aime") as header:
+        result = run()
+    print(json.dumps(write(out, header, result), indent=2))
 
 
 if __name__ == "__main__":

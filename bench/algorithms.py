@@ -15,7 +15,7 @@ Two settings make the numbers measure the computation rather than the machine:
   such buffers at once pay it, a lone ``a + b`` does not, so the ratio would measure page faults.
 
 Usage: ``python -m bench.algorithms [out.json]`` from the repository root prints the JSON (and
-writes it when a path is given).
+writes it, after ``bench.header``'s header, when a path is given).
 """
 
 from __future__ import annotations
@@ -112,8 +112,10 @@ def run(threads: int = 1, tune_allocator: bool = True) -> dict:
 
 
 if __name__ == "__main__":
-    text = json.dumps(run(), indent=2)
-    print(text)
+    from bench.header import bench_run, write
+
+    with bench_run("algorithms") as header:
+        results = run()
+    print(json.dumps(results, indent=2))
     if len(sys.argv) > 1:
-        with open(sys.argv[1], "w") as fh:
-            fh.write(text + "\n")
+        write(sys.argv[1], header, results)

@@ -6,7 +6,7 @@
   TRL ``GRPOTrainer``, same tiny model, data, seed and settings (target <= 1.10). The two trainers
   alternate in rounds so a load spike from other processes hits both.
 
-Usage: ``python -m bench.core [out.json]`` from the repository root.
+Usage: ``python -m bench.core [out.json]`` from the repository root; the JSON starts with ``bench.header``'s header.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 import torch
+
+from bench.header import bench_run, write
 
 STEPS, WARMUP, ROUNDS = 8, 2, 3
 
@@ -111,24 +113,24 @@ def main() -> None:
     from bench import algorithms
 
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results/bench/core.json")
-    algo = algorithms.run()
-    result = {
-        "bot_advantage_ms": algo["bot_advantage_ms"],
-        "bot_advantage_vs_elementwise_ratio": algo["bot_advantage_vs_elementwise_ratio"],
-        "advantages": algo,
-    }
-    torch.set_num_threads(2)
-    result.update(trainer_ratio())
-    result["machine"] = {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": __import__("os").cpu_count(),
-        "torch": torch.__version__,
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: v for k, v in result.items() if k != "advantages"}, indent=2))
+    with bench_run("core") as header:
+        algo = algorithms.run()
+        result = {
+            "bot_advantage_ms": algo["bot_advantage_ms"],
+            "bot_advantage_vs_elementwise_ratio": algo["bot_advantage_vs_elementwise_ratio"],
+            "advantages": algo,
+        }
+        torch.set_num_threads(2)
+        result.update(trainer_ratio())
+        result["machine"] = {
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "cpu_count": __import__("os").cpu_count(),
+            "torch": torch.__version__,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+    data = write(out, header, result)
+    print(json.dumps({k: v for k, v in data.items() if k != "advantages"}, indent=2))
 
 
 if __name__ == "__main__":

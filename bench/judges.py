@@ -8,7 +8,8 @@ concurrency / latency = 640 calls/s; the target is ``throughput_fraction_of_boun
 Cache: the same items are judged again through the full client path with every answer on disk
 (``cache_lookups_per_s``, target >= 10,000); ``cache_raw_gets_per_s`` times ``JudgeCache.get`` alone.
 
-Usage: ``python -m bench.judges [out.json]`` (default ``results/bench/judges.json``).
+Usage: ``python -m bench.judges [out.json]`` (default ``results/bench/judges.json``), after
+``bench.header``'s header.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.header import bench_run, write
 from bot_repro.judges import build_judge_client
 from bot_repro.judges.types import CodeJudgeInput
 
@@ -105,11 +107,9 @@ def run() -> dict[str, float]:
 
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT
-    results = run()
-    text = json.dumps(results, indent=2)
-    print(text)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text + "\n")
+    with bench_run("judges") as header:
+        results = run()
+    print(json.dumps(write(out, header, results), indent=2))
 
 
 if __name__ == "__main__":

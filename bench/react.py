@@ -13,12 +13,11 @@ other settings (``_paper``: Babel and ESLint, the paper's toolchain; the others 
 goes); cpu_ms_per_sample (CPU time of the workers and their
 TypeScript, oxlint and esbuild processes per sample: what the rate would be on idle cores, 1000 * cores / cpu_ms);
 stage_median_ms_per_100_lines; compile_lint_spawn_per_s (one Node process per sample);
-render_per_s (screenshots/s, 2 pages per core; goal >= 4) with its stage split; peak_rss_mib (this
-process and all its children, sampled); the corpus's size; and whether other work shared the
-machine, since that makes every rate lower: ``loaded`` (the rule in ``loaded_rule``) is true when
-the 1-minute load average before the bench started anything, or the CPU that processes outside the
-bench's process tree used during the run (``other_cpu_s``, ``other_cores`` = per wall second), is
-above its limit (``load_avg_1m_at_end`` includes the bench's own load). ``acceptance``: with the default checks, how many valid
+render_per_s (screenshots/s, 2 pages per core; goal >= 4) with its stage split; the corpus's size; and,
+in ``header`` (``bench.header``, the one header and loaded rule of every bench), whether other work
+shared the machine, since that makes every rate lower. The top-level ``loaded``, ``loaded_rule``,
+``other_cpu_s``, ``other_cores``, ``peak_rss_mib`` and ``load_avg_1m_at_start`` are copies of the
+header's (``load_avg_1m_at_end`` includes the bench's own load). ``acceptance``: with the default checks, how many valid
 components compile and render non-blank, how many mutants behave as their kind says, and what
 share of the penalised lines the mutations added fall on the fault line (issue #12).
 ``verdict_agreement`` / ``line_agreement`` (issue #25; details in ``agreement``): the default
@@ -38,6 +37,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench.header import CLK, bench_run, descendants, read_procs, write
 from bot_repro.tasks.react.checker import CheckOptions, ReactChecker, is_blank_png, page_of
 from bot_repro.tasks.react.mutants import agreement, check_corpus, load_corpus
 from bot_repro.tasks.react.render import Renderer
@@ -60,118 +60,22 @@ STAGES = ("parse_ms", "tsc_ms", "transpile_ms", "bundle_ms", "css_ms", "lint_ms"
 # Per-sample timeout in the bench: generous, so that a loaded machine slows the rates, not the verdicts.
 TIMEOUT_S = 300.0
 RENDER_TIMEOUT_S = 60.0
-CLK = os.sysconf("SC_CLK_TCK")
-PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
-
-
-def _proc_stats() -> dict[int, tuple[int, int, int]]:
-    """pid -> (ppid, rss KiB, utime+stime ticks) of every process."""
-    stats: dict[int, tuple[int, int, int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            stats[int(entry)] = (int(fields[1]), int(fields[21]) * PAGE_KIB, int(fields[11]) + int(fields[12]))
-        except (OSError, IndexError, ValueError):
-            continue
-    return stats
-
-
-def descendants(root: int, stats: dict[int, tuple[int, int, int]] | None = None) -> list[int]:
-    """``root`` and every live process below it."""
-    stats = _proc_stats() if stats is None else stats
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, _, _) in stats.items():
-        children.setdefault(ppid, []).append(pid)
-    out, stack = [], [root]
-    while stack:
-        pid = stack.pop()
-        out.append(pid)
-        stack.extend(children.get(pid, []))
-    return out
-
-
 def cpu_seconds(pids: list[int]) -> float:
     """User+system CPU seconds of ``pids`` and their live descendants, including what their reaped
     children used (a check worker's short-lived helpers)."""
-    total = 0
-    for root in pids:
-        for pid in descendants(root):
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
-    return total / CLK
+    procs = read_procs()
+    return sum(procs[p].ticks for p in descendants(set(pids), procs)) / CLK
 
 
-# `loaded`: other work competed for the cores. Before the bench starts anything, the 1-minute load
-# average is other work's (it also remembers the last minute); during the run, the CPU used by
-# processes outside the bench's own tree is. Either above its limit marks the run loaded.
-LOAD_AVG_LIMIT_PER_CORE = 0.5
-OTHER_CORES_LIMIT = 0.1  # average cores of CPU used by other processes during the run
+# The header's fields that this file has carried at its top level since issue #25 (README cites them).
+FROM_HEADER = {"loaded": "loaded", "loaded_rule": "loaded_rule", "other_cpu_s": "other_cpu_s",
+               "other_cores": "other_cores", "peak_rss_mib": "peak_rss_mib"}
 
 
-def loaded_verdict(load_avg_1m_at_start: float, other_cpu_s: float, wall_s: float, cores: int) -> dict:
-    """Whether other work loaded the machine, with the readings and limits that decided it."""
-    other_cores = other_cpu_s / wall_s if wall_s > 0 else 0.0
-    load_limit = LOAD_AVG_LIMIT_PER_CORE * cores
-    return {
-        "loaded": load_avg_1m_at_start > load_limit or other_cores > OTHER_CORES_LIMIT,
-        "loaded_rule": (f"load_avg_1m_at_start > {load_limit:g} ({LOAD_AVG_LIMIT_PER_CORE:g} x cores) or "
-                        f"other_cores > {OTHER_CORES_LIMIT:g} (CPU of processes outside the bench's tree / wall time)"),
-        "other_cpu_s": other_cpu_s, "other_cores": other_cores,
-    }
-
-
-class Watch:
-    """Samples every process every 0.2 s: the peak summed RSS of the bench's tree (this process and
-    everything below it) and the CPU used by all other processes.
-
-    A process once seen in the tree stays the bench's (a worker's TypeScript server outlives its
-    parent for a moment at close); a process that appears outside the tree during the run is
-    charged its whole CPU time, one that existed at the start only what it used since.
-    """
-
-    def __init__(self, root: int | None = None, period_s: float = 0.2) -> None:
-        self.root = os.getpid() if root is None else root
-        self.period_s = period_s
-        self.peak_kib = 0
-        self.other_ticks = 0
-        self.ours: set[int] = set()
-        self._last: dict[int, int] | None = None  # pid -> ticks at the previous sample (others only)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def update(self, stats: dict[int, tuple[int, int, int]]) -> None:
-        """Account one sample (``_proc_stats()``'s form)."""
-        self.ours.update(descendants(self.root, stats))
-        self.peak_kib = max(self.peak_kib, sum(stats[p][1] for p in self.ours if p in stats))
-        now = {pid: ticks for pid, (_, _, ticks) in stats.items() if pid not in self.ours}
-        if self._last is not None:
-            self.other_ticks += sum(max(0, t - self._last.get(pid, 0)) for pid, t in now.items())
-        self._last = now
-
-    @property
-    def other_cpu_s(self) -> float:
-        return self.other_ticks / CLK
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.period_s):
-            self.update(_proc_stats())
-
-    def __enter__(self) -> Watch:
-        self.update(_proc_stats())
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self.update(_proc_stats())
+def header_copies(header: dict) -> dict:
+    """This file's top-level load keys, copied from the header (one rule: ``bench.header.LOADED_RULE``)."""
+    return {"load_avg_1m_at_start": header["load_avg_before"][0],
+            **{key: header[field] for key, field in FROM_HEADER.items()}}
 
 
 def copies(components, rounds: int, tag: str) -> tuple[list[str], list[str], list[int]]:
@@ -268,20 +172,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-acceptance", action="store_true",
                         help="skip the corpus and mutant verdicts and the agreement with the paper's toolchain")
     args = parser.parse_args(argv)
-    components = load_corpus(CORPUS)
-    sizes = sorted(c.n_lines for c in components)
-    cores = os.cpu_count() or 1
-    result: dict = {
-        "cores": cores, "load_avg_1m_at_start": os.getloadavg()[0], "git_sha": git_sha(ROOT), "hardware": hardware(),
-        "corpus": str(CORPUS.relative_to(ROOT)),
-        "corpus_components": len(components), "corpus_tsx": sum(c.lang == "tsx" for c in components),
-        "corpus_jsx": sum(c.lang == "jsx" for c in components), "corpus_median_lines": statistics.median(sizes),
-        "corpus_max_lines": sizes[-1], "n_samples_pool": args.rounds * len(components),
-        "n_warm_up_samples_pool": args.warm_rounds * len(components), "repeats": args.repeats,
-        "versions": worker_versions(), "args": {k: v for k, v in vars(args).items() if k != "out"},
-    }
-    started = time.perf_counter()
-    with Watch() as watch:
+    with bench_run("react") as header:
+        components = load_corpus(CORPUS)
+        sizes = sorted(c.n_lines for c in components)
+        cores = os.cpu_count() or 1
+        result: dict = {
+            "cores": cores, "load_avg_1m_at_start": header.fields["load_avg_before"][0], "git_sha": git_sha(ROOT),
+            "hardware": hardware(),
+            "corpus": str(CORPUS.relative_to(ROOT)),
+            "corpus_components": len(components), "corpus_tsx": sum(c.lang == "tsx" for c in components),
+            "corpus_jsx": sum(c.lang == "jsx" for c in components), "corpus_median_lines": statistics.median(sizes),
+            "corpus_max_lines": sizes[-1], "n_samples_pool": args.rounds * len(components),
+            "n_warm_up_samples_pool": args.warm_rounds * len(components), "repeats": args.repeats,
+            "versions": worker_versions(), "args": {k: v for k, v in vars(args).items() if k != "out"},
+        }
+        started = time.perf_counter()
         for suffix in args.settings:
             runs = [pool_rate(components, args.warm_rounds, args.rounds, **SETTINGS[suffix])
                     for _ in range(args.repeats)]
@@ -308,18 +213,15 @@ def main(argv: list[str] | None = None) -> None:
             result["agreement"] = agreement(verdict, paper)
             result["verdict_agreement"] = result["agreement"]["verdict_agreement"]
             result["line_agreement"] = result["agreement"]["line_agreement"]
-    result["pool_over_spawn"] = result["compile_lint_pool_per_s"] / result["compile_lint_spawn_per_s"]
-    result["bench_wall_s"] = time.perf_counter() - started
-    result["peak_rss_mib"] = watch.peak_kib / 1024
+        result["pool_over_spawn"] = result["compile_lint_pool_per_s"] / result["compile_lint_spawn_per_s"]
+        result["bench_wall_s"] = time.perf_counter() - started
     result["load_avg_1m_at_end"] = os.getloadavg()[0]  # the bench's own load included
-    result.update(loaded_verdict(result["load_avg_1m_at_start"], watch.other_cpu_s, result["bench_wall_s"], cores))
+    result.update(header_copies(header.as_dict()))
     if result["loaded"]:
         result["note"] = ("measured while other work used the cores (see loaded_rule): the wall-clock rates are lower "
                           "than on idle cores; cpu_ms_per_sample and idle_cores_per_s estimate the idle-core rate, "
                           "though contention inflates CPU time too")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    print(json.dumps(write(args.out, header, result), indent=2))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@
   alternate in rounds so a load spike from other processes hits both. Prompts (task params, worked
   examples included), rollouts, micro-batches, new tokens and learning rate are ``experiment=real_small``'s
   (its composed config: the sizes come from ``conf/sizing/``), so a step here is a step of ``make real-demo``.
-The machine's load average is recorded: on a shared machine the absolute times are upper bounds.
+The JSON starts with ``bench.header``'s header (machine, load, other processes' CPU, ``loaded``): on a
+shared machine the absolute times are upper bounds.
 
 Usage: ``python -m bench.real_model [out.json]`` from the repository root (converts the GGUF on first use).
 """
@@ -26,6 +27,8 @@ from pathlib import Path
 
 import torch
 from omegaconf import OmegaConf
+
+from bench.header import bench_run, write
 
 STEPS, ROUNDS = 2, 1  # timed steps per round (bench.core.WARMUP more run first, untimed): 8 steps in all
 GEN_BATCH, GEN_TOKENS = 8, 64
@@ -111,24 +114,23 @@ def main() -> None:
     from bot_repro.tasks.arith import make_arith_task
 
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("results/bench/real_model.json")
-    load_before = os.getloadavg()
-    torch.set_num_threads(2)
-    model_dir = _model_dir()
-    cfg = _real_small()
-    params = {**cfg.task.params, "n_train": 64, "n_test": 8}
-    task = make_arith_task(params, {"family": "qwen2"})
-    source = REWARD_SOURCES["arith"](cfg.reward, {})  # real_small's reward section (arith_default)
-    result = generation(model_dir, task.datasets()[0])
-    result.update(trainer_ratio(model_dir, task, source, cfg))
-    result["machine"] = {
-        "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(), "torch": torch.__version__, "torch_threads": 2,
-        "load_average_before": load_before, "load_average_after": os.getloadavg(),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    with bench_run("real_model") as header:
+        load_before = os.getloadavg()
+        torch.set_num_threads(2)
+        model_dir = _model_dir()
+        cfg = _real_small()
+        params = {**cfg.task.params, "n_train": 64, "n_test": 8}
+        task = make_arith_task(params, {"family": "qwen2"})
+        source = REWARD_SOURCES["arith"](cfg.reward, {})  # real_small's reward section (arith_default)
+        result = generation(model_dir, task.datasets()[0])
+        result.update(trainer_ratio(model_dir, task, source, cfg))
+        result["machine"] = {
+            "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count(), "torch": torch.__version__, "torch_threads": 2,
+            "load_average_before": load_before, "load_average_after": os.getloadavg(),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+    print(json.dumps(write(out, header, result), indent=2))
 
 
 if __name__ == "__main__":

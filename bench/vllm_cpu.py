@@ -13,9 +13,11 @@
   (a solution's steps one after another) and ``independent``; the bound: the independent run's very
   requests sent straight to the server, all at once, over raw HTTP.
 
-The machine's load average is recorded: on a shared machine the absolute times are upper bounds.
+The JSON starts with ``bench.header``'s header (machine, load, other processes' CPU, ``loaded``): on a shared
+machine the absolute times are upper bounds.
 Usage: ``python -m bench.vllm_cpu [out.json] [--skip generation,step,judge]`` from the repository root; each part
-records its own machine, load and git SHA, and a run with parts skipped keeps the file's other parts.
+records its own ``header`` and machine, and a run with parts skipped keeps the file's other parts (the file's
+top-level header is then the latest run's, which ran only the parts not skipped).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from bench.header import bench_run, write
 
 THREADS = 2
 GEN_ROUNDS = 3
@@ -244,23 +248,26 @@ def main() -> None:
     skip = set(filter(None, a.skip.split(",")))
     out = Path(a.out)
     result: dict = json.loads(out.read_text()) if out.is_file() else {}
-    model_dir = str(_model_dir())
-    parts = {"generation": lambda: generation(model_dir),
-             "step_transformers": lambda: step("cpu"), "step_vllm": lambda: step("cpu_vllm"), "judge": judge}
-    for name, fn in parts.items():
-        if name.split("_")[0] in skip:
-            continue
-        print(f"[bench.vllm_cpu] {name} ...", flush=True)
-        load = os.getloadavg()
-        result[name] = {**fn(), "machine": _machine(load)}  # each part's own: a partial rerun keeps the others
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(result, indent=2) + "\n")  # rewritten after each part: a killed run keeps its parts
-    if "step_transformers" in result and "step_vllm" in result:
-        a_, b_ = result["step_transformers"]["median"], result["step_vllm"]["median"]
-        result["step_speedup"] = a_["step_s"] / b_["step_s"]
-        result["generation_speedup_in_step"] = a_["generation_s"] / b_["generation_s"]
-        out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    result.pop("header", None)  # the file's header is this run's; each part keeps its own
+    with bench_run("vllm_cpu") as header:
+        model_dir = str(_model_dir())
+        parts = {"generation": lambda: generation(model_dir),
+                 "step_transformers": lambda: step("cpu"), "step_vllm": lambda: step("cpu_vllm"), "judge": judge}
+        for name, fn in parts.items():
+            if name.split("_")[0] in skip:
+                continue
+            print(f"[bench.vllm_cpu] {name} ...", flush=True)
+            load = os.getloadavg()
+            with bench_run(f"vllm_cpu.{name}") as part:
+                measured = fn()
+            # each part's own machine and header: a partial rerun keeps the others
+            result[name] = {**measured, "machine": _machine(load), "header": part.as_dict()}
+            write(out, header, result)  # rewritten after each part: a killed run keeps its parts
+        if "step_transformers" in result and "step_vllm" in result:
+            a_, b_ = result["step_transformers"]["median"], result["step_vllm"]["median"]
+            result["step_speedup"] = a_["step_s"] / b_["step_s"]
+            result["generation_speedup_in_step"] = a_["generation_s"] / b_["generation_s"]
+    print(json.dumps(write(out, header, result), indent=2))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The GPU check's command line and run order: ``parse`` (the plan and its overrides), ``main`` (model,
 then per completion length ours and TRL within the time budget, their ratios, the advantage timing,
-the summary) and the JSON, rewritten after every run so a killed run still leaves its results."""
+the summary) and the JSON (``bench.header``'s header first), rewritten after every run so a killed run still
+leaves its results."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from bench.gpu.plan import DRY_PLAN, GPU_PLAN, REPO, Plan
 from bench.gpu.provenance import machine, versions
 from bench.gpu.timing import peak_flops, time_advantages, time_trainer
 from bench.gpu.trainers import Recipe, build_ours, build_vanilla, compose, free, overrides, recipe_of
+from bench.header import Header, bench_run, write
 
 
 def _ratios(ours: dict, trl: dict) -> dict[str, float]:
@@ -85,7 +87,11 @@ def parse(argv: list[str] | None) -> tuple[Plan, argparse.Namespace]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     threads = torch.get_num_threads()  # build_trainer may set them (resources.torch_threads)
     try:
-        return _main(argv)
+        with bench_run("gpu") as header:
+            session = _main(argv, header)
+        session.write()  # once more, with the finished header
+        print(f"[bench.gpu] wrote {session.out} in {session.result['elapsed_s']:.0f}s", flush=True)
+        return session.result
     finally:
         torch.set_num_threads(threads)
 
@@ -107,14 +113,14 @@ class _Session:
     device: str
     result: dict[str, Any]
     start: float
+    header: Header
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
     def write(self) -> None:
         self.result["elapsed_s"] = self.elapsed()
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        self.out.write_text(json.dumps(self.result, indent=2, default=str) + "\n")
+        write(self.out, self.header, self.result)
 
     def note(self, key: str, text: str, detail: str | None = None) -> None:
         """Add ``text`` to ``result[key]`` (``skipped`` or ``errors``) and print it."""
@@ -123,7 +129,7 @@ class _Session:
         print(f"[bench.gpu] {word} {text}" + (f"\n{detail}" if detail is not None else ""), flush=True)
 
 
-def _main(argv: list[str] | None) -> dict[str, Any]:
+def _main(argv: list[str] | None, header: Header) -> _Session:
     for key, val in (("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("WANDB_MODE", "disabled"),
                      ("TOKENIZERS_PARALLELISM", "false")):  # fmt: skip
         os.environ.setdefault(key, val)
@@ -136,7 +142,7 @@ def _main(argv: list[str] | None) -> dict[str, Any]:
     work.mkdir(parents=True, exist_ok=True)
     if ns.out is None:  # CPU numbers never land where the GPU results live
         ns.out = work / "gpu.json" if plan.dry_run else REPO / "results" / "bench" / "gpu.json"
-    session = _Session(plan, ns.out, work, device, _header(plan, argv), start)
+    session = _Session(plan, ns.out, work, device, _header(plan, argv), start, header)
 
     from bot_repro.tasks.mini.task import MiniTask
 
@@ -156,8 +162,7 @@ def _main(argv: list[str] | None) -> dict[str, Any]:
     result["summary"] = _summary(result)
     session.write()
     print(json.dumps(result["summary"], indent=2), flush=True)
-    print(f"[bench.gpu] wrote {session.out} in {result['elapsed_s']:.0f}s", flush=True)
-    return result
+    return session
 
 
 def _header(plan: Plan, argv: list[str] | None) -> dict[str, Any]:
