@@ -6,7 +6,7 @@ reads it): which committed report, which arms, which metric, which quantity, whi
   tests/unit/test_findings.py checks it), each with its paper-scale figure (``figure``: the experiment
   that would make ``results/<figure>/``) and the small-scale analogues committed here; B1-B8 go beyond
   the paper.
-- A ``Test`` compares arm ``a`` with arm ``b`` (group labels of the report's ``summary.json``) on one
+- A ``Comparison`` compares arm ``a`` with arm ``b`` (group labels of the report's ``summary.json``) on one
   ``quantity`` (``QUANTITIES``); ``better`` is the side of "no difference" the claim predicts for
   a - b (a / b for ``speedup``). ``metric`` defaults to the report's headline metric.
 - ``BENCH``: the main figures of each ``results/bench/*.json`` the Speed section prints (dotted keys).
@@ -28,7 +28,7 @@ QUANTITIES = {
 
 
 @dataclass(frozen=True)
-class Test:
+class Comparison:
     what: str  # the comparison in words
     report: str  # folder under results/
     quantity: str  # a key of QUANTITIES
@@ -40,18 +40,18 @@ class Test:
 
     def __post_init__(self):
         if self.quantity not in QUANTITIES:
-            raise ValueError(f"Test {self.what!r}: quantity={self.quantity!r}; allowed: {', '.join(QUANTITIES)}")
+            raise ValueError(f"Comparison {self.what!r}: quantity={self.quantity!r}; allowed: {', '.join(QUANTITIES)}")
         if self.better not in ("above", "below"):
-            raise ValueError(f"Test {self.what!r}: better={self.better!r}; allowed: above, below")
+            raise ValueError(f"Comparison {self.what!r}: better={self.better!r}; allowed: above, below")
         if (self.quantity == "interaction") != (self.level2 is not None):
-            raise ValueError(f"Test {self.what!r}: level2 is needed by, and only by, quantity=interaction")
+            raise ValueError(f"Comparison {self.what!r}: level2 is needed by, and only by, quantity=interaction")
 
 
 @dataclass(frozen=True)
 class Claim:
     id: str
     claim: str
-    tests: tuple[Test, ...] = ()
+    tests: tuple[Comparison, ...] = ()
     paper: str = ""  # the paper's numbers (C1-C10 only)
     figure: str | None = None  # the paper-scale experiment (results/<figure>/ when run)
 
@@ -66,13 +66,13 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("C1", "BoT-GRPO reaches the threshold faster than GRPO, DAPO and GSPO; PURE peaks, then slides",
           paper="React, Qwen2.5-3B, held-out compile rate. BoT-GRPO is above 80% by about step 40. GRPO stays near 0 until about step 75 and gets close to 80% only around step 90, so BoT is up to 1.9x faster. DAPO and GSPO cross 80% around steps 65-70. PURE peaks near 84%, then slides toward about 61% after step 70. BoT, DAPO and GSPO level off at 88-94%.",
           figure="fig1_compile_rate", tests=(
-              Test("BoT-GRPO is faster than GRPO", MB, "speedup", "bot_grpo", "grpo"),
-              Test("DAPO crosses later than BoT-GRPO", MB, "steps", "dapo", "bot_grpo"),
-              Test("GSPO crosses later than BoT-GRPO", MB, "steps", "gspo", "bot_grpo"),
-              Test("PURE drops more from its peak than GRPO", MB, "drop", "pure", "grpo"),
-              Test("PURE collapses more often than GRPO", MB, "collapsed", "pure", "grpo"),
-              Test("BoT-GRPO collapses less often than PURE", MB, "collapsed", "bot_grpo", "pure", better="below"),
-              Test("BoT-GRPO ends above PURE", MB, "final", "bot_grpo", "pure"),
+              Comparison("BoT-GRPO is faster than GRPO", MB, "speedup", "bot_grpo", "grpo"),
+              Comparison("DAPO crosses later than BoT-GRPO", MB, "steps", "dapo", "bot_grpo"),
+              Comparison("GSPO crosses later than BoT-GRPO", MB, "steps", "gspo", "bot_grpo"),
+              Comparison("PURE drops more from its peak than GRPO", MB, "drop", "pure", "grpo"),
+              Comparison("PURE collapses more often than GRPO", MB, "collapsed", "pure", "grpo"),
+              Comparison("BoT-GRPO collapses less often than PURE", MB, "collapsed", "bot_grpo", "pure", better="below"),
+              Comparison("BoT-GRPO ends above PURE", MB, "final", "bot_grpo", "pure"),
           )),
     Claim("C2", "BoT-GRPO's renders win the pairwise VLM judgement against every baseline",
           paper="Pairwise VLM win rate of BoT-GRPO over training (ABBA, §5): 62-90% vs GRPO, 67-78% vs PURE, 56-78% vs GSPO, 58-63% vs DAPO.",
@@ -102,57 +102,57 @@ CLAIMS: tuple[Claim, ...] = (
           paper="React, line-level VLM reward, peak-to-final drop in compile rate: 0.236 (1-turn, line weight 1.0), 0.108 (1-turn, 0.2), 0.020 (2-turn), 0.050 (global-only VLM).",
           figure="fig10_vlm_line_reward"),
     Claim("B1", "BoT-GRPO in groups whose rollouts share one global reward: flooring the std (floor_std) or a zero advantage (zero) beats the paper's pooled std", tests=(
-        Test("floor_std collapses less often than pooled", SG, "collapsed", "floor_std", "pooled", better="below"),
-        Test("floor_std ends above pooled", SG, "final", "floor_std", "pooled"),
-        Test("zero ends above pooled", SG, "final", "zero", "pooled"),
-        Test("floor_std is faster than GRPO", SG, "speedup", "floor_std", "grpo"),
+        Comparison("floor_std collapses less often than pooled", SG, "collapsed", "floor_std", "pooled", better="below"),
+        Comparison("floor_std ends above pooled", SG, "final", "floor_std", "pooled"),
+        Comparison("zero ends above pooled", SG, "final", "zero", "pooled"),
+        Comparison("floor_std is faster than GRPO", SG, "speedup", "floor_std", "grpo"),
     )),
     Claim("B2", "the sparse levels (a weaker warm start, most groups share one global reward): BoT-GRPO and PS-GRPO against GRPO", tests=(
-        Test("BoT-GRPO ends above GRPO", S15, "final", "bot_grpo", "grpo"),
-        Test("BoT-GRPO collapses no more often than GRPO", S15, "collapsed", "bot_grpo", "grpo", better="below"),
-        Test("PS-GRPO ends above GRPO", S15, "final", "ps_grpo", "grpo"),
-        Test("PS-GRPO collapses no more often than GRPO", S15, "collapsed", "ps_grpo", "grpo", better="below"),
-        Test("floor_std ends above GRPO", F15, "final", "floor_std", "grpo"),
-        Test("floor_std collapses less often than pooled", F15, "collapsed", "floor_std", "pooled", better="below"),
-        Test("BoT-GRPO ends above GRPO", S05, "final", "bot_grpo", "grpo"),
-        Test("BoT-GRPO collapses no more often than GRPO", S05, "collapsed", "bot_grpo", "grpo", better="below"),
-        Test("PS-GRPO ends above GRPO", S05, "final", "ps_grpo", "grpo"),
-        Test("PS-GRPO collapses no more often than GRPO", S05, "collapsed", "ps_grpo", "grpo", better="below"),
-        Test("floor_std ends above GRPO", F05, "final", "floor_std", "grpo"),
-        Test("floor_std collapses less often than pooled", F05, "collapsed", "floor_std", "pooled", better="below"),
+        Comparison("BoT-GRPO ends above GRPO", S15, "final", "bot_grpo", "grpo"),
+        Comparison("BoT-GRPO collapses no more often than GRPO", S15, "collapsed", "bot_grpo", "grpo", better="below"),
+        Comparison("PS-GRPO ends above GRPO", S15, "final", "ps_grpo", "grpo"),
+        Comparison("PS-GRPO collapses no more often than GRPO", S15, "collapsed", "ps_grpo", "grpo", better="below"),
+        Comparison("floor_std ends above GRPO", F15, "final", "floor_std", "grpo"),
+        Comparison("floor_std collapses less often than pooled", F15, "collapsed", "floor_std", "pooled", better="below"),
+        Comparison("BoT-GRPO ends above GRPO", S05, "final", "bot_grpo", "grpo"),
+        Comparison("BoT-GRPO collapses no more often than GRPO", S05, "collapsed", "bot_grpo", "grpo", better="below"),
+        Comparison("PS-GRPO ends above GRPO", S05, "final", "ps_grpo", "grpo"),
+        Comparison("PS-GRPO collapses no more often than GRPO", S05, "collapsed", "ps_grpo", "grpo", better="below"),
+        Comparison("floor_std ends above GRPO", F05, "final", "floor_std", "grpo"),
+        Comparison("floor_std collapses less often than pooled", F05, "collapsed", "floor_std", "pooled", better="below"),
     )),
     Claim("B3", "BoT's premise: the local signal helps most when the global reward is rarely informative (BoT-GRPO's gain over GRPO is larger at a sparse level than at the default one)", tests=(
-        Test("pooled BoT-GRPO: the sparser level (mini_sparse_15) against the default", S15, "interaction", "bot_grpo", "grpo", level2=MB),
-        Test("pooled BoT-GRPO: the sparsest level (mini_sparse_05) against the default", S05, "interaction", "bot_grpo", "grpo", level2=MB),
-        Test("floor_std: the sparser level (mini_sparse_15) against the default", F15, "interaction", "floor_std", "grpo", level2=SG),
-        Test("floor_std: the sparsest level (mini_sparse_05) against the default", F05, "interaction", "floor_std", "grpo", level2=SG),
+        Comparison("pooled BoT-GRPO: the sparser level (mini_sparse_15) against the default", S15, "interaction", "bot_grpo", "grpo", level2=MB),
+        Comparison("pooled BoT-GRPO: the sparsest level (mini_sparse_05) against the default", S05, "interaction", "bot_grpo", "grpo", level2=MB),
+        Comparison("floor_std: the sparser level (mini_sparse_15) against the default", F15, "interaction", "floor_std", "grpo", level2=SG),
+        Comparison("floor_std: the sparsest level (mini_sparse_05) against the default", F05, "interaction", "floor_std", "grpo", level2=SG),
     )),
     Claim("B4", "local signals must be bounded, stable and correlated with success (docs/method.md §3): BoT-GRPO with the rule-abiding signal against signals that break one property", tests=(
-        Test("progress ends above penalty (not correlated with success)", SIG, "final", "progress", "penalty"),
-        Test("progress ends above noisy (not stable)", SIG, "final", "progress", "noisy"),
-        Test("progress ends above unbounded (not bounded)", SIG, "final", "progress", "unbounded"),
-        Test("progress is faster than GRPO on G only", SIG, "speedup", "progress", "grpo (G only)"),
+        Comparison("progress ends above penalty (not correlated with success)", SIG, "final", "progress", "penalty"),
+        Comparison("progress ends above noisy (not stable)", SIG, "final", "progress", "noisy"),
+        Comparison("progress ends above unbounded (not bounded)", SIG, "final", "progress", "unbounded"),
+        Comparison("progress is faster than GRPO on G only", SIG, "speedup", "progress", "grpo (G only)"),
     )),
     Claim("B5", "BoT-GRPO's 1/L_k weighting (every rollout weighs the same) beats uniform token weights (docs/method.md §2)", tests=(
-        Test("1/L_k ends above uniform", WT, "final", "inverse_length", "uniform"),
-        Test("1/L_k is faster than uniform", WT, "speedup", "inverse_length", "uniform"),
+        Comparison("1/L_k ends above uniform", WT, "final", "inverse_length", "uniform"),
+        Comparison("1/L_k is faster than uniform", WT, "speedup", "inverse_length", "uniform"),
     )),
     Claim("B6", "the CPU demo (make demo): BoT-GRPO against GRPO and PURE", tests=(
-        Test("BoT-GRPO is faster than GRPO", "mini", "speedup", "bot_grpo", "grpo"),
-        Test("BoT-GRPO ends above GRPO", "mini", "final", "bot_grpo", "grpo"),
-        Test("BoT-GRPO ends above PURE", "mini", "final", "bot_grpo", "pure"),
+        Comparison("BoT-GRPO is faster than GRPO", "mini", "speedup", "bot_grpo", "grpo"),
+        Comparison("BoT-GRPO ends above GRPO", "mini", "final", "bot_grpo", "grpo"),
+        Comparison("BoT-GRPO ends above PURE", "mini", "final", "bot_grpo", "pure"),
     )),
     Claim("B7", "a real model (SmolLM2-135M on CPU, task=arith): BoT-GRPO against GRPO", tests=(
-        Test("BoT-GRPO's held-out answers are more often right", "real_small", "final", "bot_grpo", "grpo", metric="eval/sample_accuracy"),
-        Test("BoT-GRPO's held-out steps are more often true", "real_small", "final", "bot_grpo", "grpo", metric="eval/step_accuracy"),
+        Comparison("BoT-GRPO's held-out answers are more often right", "real_small", "final", "bot_grpo", "grpo", metric="eval/sample_accuracy"),
+        Comparison("BoT-GRPO's held-out steps are more often true", "real_small", "final", "bot_grpo", "grpo", metric="eval/step_accuracy"),
     )),
     Claim("B8", "a real model over seeds (SmolLM2-135M on CPU, arith one_step, grounded steps): BoT-GRPO pooled and floor_std against GRPO", tests=(
-        Test("pooled BoT-GRPO beats GRPO on Pass@1", RS, "final", "arith_bot_pooled", "arith_grpo", metric=PASS1),
-        Test("floor_std beats GRPO on Pass@1", RS, "final", "arith_bot_floor", "arith_grpo", metric=PASS1),
-        Test("pooled BoT-GRPO beats GRPO on Pass@4", RS, "final", "arith_bot_pooled", "arith_grpo", metric=PASS4),
-        Test("floor_std beats GRPO on Pass@4", RS, "final", "arith_bot_floor", "arith_grpo", metric=PASS4),
-        Test("pooled BoT-GRPO's steps are more often grounded", RS, "final", "arith_bot_pooled", "arith_grpo", metric=GROUNDED),
-        Test("floor_std's steps are more often grounded", RS, "final", "arith_bot_floor", "arith_grpo", metric=GROUNDED),
+        Comparison("pooled BoT-GRPO beats GRPO on Pass@1", RS, "final", "arith_bot_pooled", "arith_grpo", metric=PASS1),
+        Comparison("floor_std beats GRPO on Pass@1", RS, "final", "arith_bot_floor", "arith_grpo", metric=PASS1),
+        Comparison("pooled BoT-GRPO beats GRPO on Pass@4", RS, "final", "arith_bot_pooled", "arith_grpo", metric=PASS4),
+        Comparison("floor_std beats GRPO on Pass@4", RS, "final", "arith_bot_floor", "arith_grpo", metric=PASS4),
+        Comparison("pooled BoT-GRPO's steps are more often grounded", RS, "final", "arith_bot_pooled", "arith_grpo", metric=GROUNDED),
+        Comparison("floor_std's steps are more often grounded", RS, "final", "arith_bot_floor", "arith_grpo", metric=GROUNDED),
     )),
 )
 

@@ -29,9 +29,11 @@ from bot_repro.analysis import claims as table
 from bot_repro.analysis.committed import REPO
 from bot_repro.analysis.formats import MISSING, interval, number, speedup
 from bot_repro.analysis.labels import group_label
-from bot_repro.analysis.load import load_runs
 from bot_repro.analysis.stats import crossings_per_run, final_values, peak_to_final_drops
 from bot_repro.analysis.verdict import difference_ci, interaction_ci, newcombe_ci, ratio_ci, verdict
+from bot_repro.run_folder import read_metrics
+from bot_repro.run_folder.read import is_number
+from bot_repro.run_folder.schema import METRICS
 
 RESULTS = REPO / "results"
 FINDINGS = "FINDINGS.md"
@@ -66,7 +68,7 @@ class Reports:
     def __init__(self, root: Path):
         self.root = Path(root)
         self._docs: dict[str, dict | None] = {}
-        self._frames: dict[str, pd.DataFrame] = {}
+        self._frames: dict[tuple[str, str], pd.DataFrame] = {}
 
     def doc(self, name: str) -> dict | None:
         if name not in self._docs:
@@ -89,26 +91,31 @@ class Reports:
         labels = ", ".join(sorted(g["label"] for g in summary["groups"]))
         raise FindingsError(f"results/{name}: no arm {arm!r} in the summary of {summary['metric']}; arms: {labels}")
 
-    def frame(self, name: str) -> pd.DataFrame:
-        """The archived runs' long table, each run labelled with its group as ``runs.csv`` records it."""
-        if name not in self._frames:
+    def frame(self, name: str, metric: str) -> pd.DataFrame:
+        """The archived runs' values of ``metric`` (the columns ``bot_repro.analysis.stats`` reads),
+        each run labelled with its group as ``runs.csv`` records it."""
+        if (name, metric) not in self._frames:
             folder = self.root / name
             cols = self.summary(name, None)["group_by"]
             with open(folder / report_folder.RUNS_TABLE, newline="") as f:
                 arms = {row["run_id"]: "/".join(row[c] for c in cols) for row in csv.DictReader(f)}
-            df = load_runs(folder / report_folder.ARCHIVE, config_keys=[])
-            df = df[df["run_id"].isin(arms)].copy()
-            missing = sorted(set(arms) - set(df["run_id"]))
-            if missing:
-                raise FindingsError(f"results/{name}: runs.csv names runs the archive lacks: {', '.join(missing[:3])}")
-            df[ARM] = df["run_id"].map(arms)
-            self._frames[name] = df
-        return self._frames[name]
+            rows = []
+            for run_id, arm in sorted(arms.items()):
+                path = folder / run_id / METRICS
+                if not path.is_file():
+                    raise FindingsError(f"results/{name}: runs.csv names {run_id}, which has no {METRICS} in the archive")
+                rows += [{"run_id": run_id, "step": r["step"], "time": float(r.get("time", 0)),
+                          "generated_tokens": float(r.get("generated_tokens", 0)), "metric": metric,
+                          "value": float(r[metric]), ARM: arm}
+                         for r in read_metrics(path) if is_number(r.get(metric))]
+            self._frames[(name, metric)] = pd.DataFrame(rows, columns=["run_id", "step", "time", "generated_tokens", "metric", "value", ARM])
+        return self._frames[(name, metric)]
 
     def per_seed(self, name: str, summary: dict, quantity: str, arm: str) -> np.ndarray:
         """One value per seed of ``arm`` (steps: the seeds that crossed), in run order, checked against
         the summary's mean."""
-        df, metric = self.frame(name), summary["metric"]
+        metric = summary["metric"]
+        df = self.frame(name, metric)
         try:
             if quantity in ("final", "interaction"):
                 rows, key = final_values(df, metric, ARM, summary["final_window"]), summary_mean("final")
@@ -188,7 +195,7 @@ def _step0(doc: dict) -> str:
     return "" if s0 is None else f" (step-0 success {number(s0)})"
 
 
-def evaluate(claim: table.Claim, test: table.Test, reports: Reports) -> Row:
+def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Row:
     """The row of one test: ``not yet run`` when a report it reads is not committed."""
     names = [test.report, *([test.level2] if test.level2 else [])]
     missing = [n for n in names if reports.doc(n) is None]
@@ -230,7 +237,7 @@ def evaluate(claim: table.Claim, test: table.Test, reports: Reports) -> Row:
                _arm_text(test.report, test.quantity, summary, eb), diff, seeds, word, files)
 
 
-def _reported_speedup(test: table.Test, summary: dict, entry: dict, point: float) -> tuple[float, float, float, str]:
+def _reported_speedup(test: table.Comparison, summary: dict, entry: dict, point: float) -> tuple[float, float, float, str]:
     """The summary's own speed-up of arm ``a`` over its baseline (the same ratio and bootstrap; the
     interval can differ in its last digit from one recomputed here when the runs were ordered
     differently, and one quantity is printed once), checked against the point recomputed from runs/."""
@@ -285,7 +292,8 @@ that crossed.
 def render(root: Path = RESULTS, claims=table.CLAIMS) -> str:
     """The text of FINDINGS.md for the reports under ``root``."""
     reports = Reports(root)
-    lines = [HEADER.rstrip("\n"), "", "## Claims", "",
+    quantities = [f"- `{name}`: {text}; no difference is {number(null)}" for name, (text, null) in table.QUANTITIES.items()]
+    lines = [HEADER.rstrip("\n"), "", "What a test compares (its `quantity` in the claim table):", "", *quantities, "", "## Claims", "",
              "| id | claim | the paper | test | report, metric | A | B | A vs B [95% CI] | seeds A / B | verdict | files |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     seen: set[str] = set()
