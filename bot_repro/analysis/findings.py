@@ -184,10 +184,15 @@ def _arm_text(name: str, quantity: str, summary: dict, entry: dict) -> str:
     if quantity == "drop":
         node = entry["peak_to_final_drop"]
         return f"{label} {interval(node['mean'], node.get('ci_low'), node.get('ci_high'))}"
+    node = _collapsed(name, entry)
+    return f"{label} {node['n_collapsed']}/{node['n_runs']} [{number(node['wilson_low'])}, {number(node['wilson_high'])}]"
+
+
+def _collapsed(name: str, entry: dict) -> dict:
     node = entry.get("collapsed")
     if node is None:
         raise FindingsError(f"results/{name}: the summary records no collapsed seeds for {entry['label']!r}")
-    return f"{label} {node['n_collapsed']}/{node['n_runs']} [{number(node['wilson_low'])}, {number(node['wilson_high'])}]"
+    return node
 
 
 def _step0(doc: dict) -> str:
@@ -210,7 +215,7 @@ def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Ro
         where += f", steps to {number(summary['threshold'])}"
     files = _links(reports.root, test.report, doc)
     if test.quantity == "collapsed":
-        counts = [(e["collapsed"]["n_collapsed"], e["collapsed"]["n_runs"]) for e in (ea, eb)]
+        counts = [(c["n_collapsed"], c["n_runs"]) for c in (_collapsed(test.report, e) for e in (ea, eb))]
         point, low, high, word = judge("collapsed", counts[0], counts[1], test.better)
         return Row(claim, test.what, where, _arm_text(test.report, "collapsed", summary, ea),
                    _arm_text(test.report, "collapsed", summary, eb), interval(point, low, high),
@@ -243,6 +248,8 @@ def _reported_speedup(test: table.Comparison, summary: dict, entry: dict, point:
     differently, and one quantity is printed once), checked against the point recomputed from runs/."""
     node = (entry.get("speedup") or {}).get("step") or {}
     ratio = node.get("ratio")
+    if ratio is None and math.isnan(point):  # an arm with no seed that crossed: no speed-up either way
+        return math.nan, math.nan, math.nan, verdict(math.nan, math.nan)
     if ratio is None or math.isnan(point) or not math.isclose(ratio, point, rel_tol=1e-9):
         raise FindingsError(f"results/{test.report}: {test.a!r}'s speed-up from runs/ is {point}, summary.json says {ratio}")
     low = math.nan if node.get("ci_low") is None else node["ci_low"]

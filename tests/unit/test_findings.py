@@ -60,9 +60,11 @@ def test_a_report_not_committed_says_not_yet_run_and_a_figure_not_run_says_how(t
     assert "not yet run: `python -m bot_repro.experiment run real_seeds`" in row and row.count(findings.NOT_YET) == 2
 
 
-def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, float] | None = None):
+def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, float] | None = None,
+            threshold: float | None = None):
     """A hand-made committed report: per-seed final values of each arm in runs/, runs.csv and a
-    summary.json whose means are those of the runs (or ``summary_means``)."""
+    summary.json whose means are those of the runs (or ``summary_means``); with a ``threshold`` above
+    every value, the summary records that no seed crossed it (arm "b" the baseline)."""
     folder = root / name
     rows = ["run_id,run_dir,choice.arm,seed"]
     for arm, values in sorted(seeds.items()):
@@ -76,7 +78,12 @@ def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, 
     means = summary_means or {arm: sum(v) / len(v) for arm, v in seeds.items()}
     groups = [{"group": {"choice.arm": arm}, "label": arm, "n_seeds": len(seeds[arm]),
                "final": {"mean": means[arm], "ci_low": None, "ci_high": None, "n": len(seeds[arm])}} for arm in sorted(seeds)]
-    summary = {"metric": "eval/pass@1", "threshold": None, "group_by": ["choice.arm"], "groups": groups,
+    if threshold is not None:
+        for g in groups:
+            g["to_threshold"] = {"step": {"mean": None, "ci_low": None, "ci_high": None, "n_crossed": 0, "n_runs": g["n_seeds"]}}
+            g["crossed"] = {"n_crossed": 0, "n_runs": g["n_seeds"], "seeds": []}
+            g["speedup"] = None if g["label"] == "b" else {"step": {"ratio": None, "ci_low": None, "ci_high": None}}
+    summary = {"metric": "eval/pass@1", "threshold": threshold, "baseline": "b", "group_by": ["choice.arm"], "groups": groups,
                "final_window": 1, "smoothing": {"method": "ema", "alpha": 0.5, "window": 3}, "direction": "above"}
     meta = {"command": "test", "git_sha": "0" * 40, "date": "d", "machine": "m", "experiment": name}
     report_folder.write_summary(folder, meta, [summary])
@@ -100,6 +107,13 @@ def test_an_arm_the_report_lacks_is_an_error_naming_its_arms(tmp_path):
     _report(tmp_path, "r", {"a": [0.5, 0.6], "b": [0.1, 0.2]})
     with pytest.raises(findings.FindingsError, match="no arm 'c'.*arms: a, b"):
         findings.render(tmp_path, _claim(Comparison("c beats b", "r", "final", "c", "b")))
+
+
+def test_a_speed_up_where_no_seed_crossed_cannot_decide(tmp_path):
+    _report(tmp_path, "r", {"a": [0.5, 0.6], "b": [0.1, 0.2]}, threshold=0.99)
+    row = next(line for line in findings.render(tmp_path, _claim(Comparison("a is faster", "r", "speedup", "a", "b"))).splitlines()
+               if "a is faster" in line)
+    assert "| n/a | 0 of 2 / 0 of 2 | cannot decide |" in row and "(0/2 crossed)" in row
 
 
 def test_the_claim_table_refuses_a_bad_entry():
