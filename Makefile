@@ -147,6 +147,11 @@ real-demo: install-python
 publish:
 	$(EXPERIMENT) publish $(or $(NAME),$(error NAME=<experiment> is required, e.g. make publish NAME=mini_demo))
 
+.PHONY: findings
+## results/FINDINGS.md from the committed reports: every claim's difference, interval and verdict; the bench figures
+findings:
+	$(EXPERIMENT) findings
+
 ## rebuild the shipped mini policies here (about 3.5 min each on one core) and say whether this machine reproduces their hashes
 warm-start: install-python
 	$(PY) -m bot_repro.study warm-start $(ARGS)

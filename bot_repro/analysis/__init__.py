@@ -3,7 +3,9 @@
 ``load`` reads run directories (through ``bot_repro.run_folder``, the owner of their format) into tidy
 tables, ``smoothing`` and ``bootstrap`` hold the one smoothing and the one interval rule every number uses, ``stats`` turns tables into curves, threshold crossings,
 speed-ups and drops, ``summary`` builds the per-study JSON and Markdown report, and ``synthetic``
-writes run directories for tests and dry runs with the run folder's own writers.
+writes run directories for tests and dry runs with the run folder's own writers. ``verdict`` is the
+verdict rule (intervals of differences between arms), ``claims`` declares every claim the project
+judges and ``findings`` judges them from the committed reports into ``results/FINDINGS.md``.
 """
 
 from bot_repro.analysis.bootstrap import bootstrap_ci, ratio_of_means_ci

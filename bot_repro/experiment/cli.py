@@ -4,6 +4,7 @@
     report NAME [overrides]    redraw its report from existing runs (default: the committed ones)
     publish NAME               copy its newest report to its committed folder under results/
     list                       every experiment, paper figures first
+    findings                   write results/FINDINGS.md from the committed reports (--out: elsewhere)
 
 NAME is an experiment file's name (``conf/experiment/<NAME>.yaml``), a figure number (``1`` ->
 ``fig1_compile_rate``), ``study`` (every experiment of ``conf/study.yaml``, in order) or, for
@@ -21,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot_repro.analysis import findings
 from bot_repro.config_errors import ConfigError
 from bot_repro.experiment import run as runner
 from bot_repro.experiment import spec
@@ -29,7 +31,7 @@ from bot_repro.figures.sweep import FigureError
 from bot_repro.registry import UnknownNameError
 from bot_repro.study import study_list
 
-COMMANDS = ("run", "report", "publish", "list")
+COMMANDS = ("run", "report", "publish", "list", "findings")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--runs-root", type=Path, default=None, help="runs folder (default runs/, runs/smoke with debug=smoke)")
     ap.add_argument("--conf-dir", type=Path, default=None,
                     help="a folder with more experiment files (<dir>/experiment/<NAME>.yaml)")
-    ap.add_argument("--out", type=Path, default=None, help="report folder (default <runs root>/<NAME>/<stamp>/report)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="report folder (default <runs root>/<NAME>/<stamp>/report); findings: the file (default results/FINDINGS.md)")
     ap.add_argument("--runs", type=Path, nargs="+", default=None, help="report: read these run folders")
     ap.add_argument("--subprocess", action="store_true", help="run: train in a child process, its output in a log file")
     ap.add_argument("--retrain", action="store_true",
@@ -79,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "list":
             _list(args.conf_dir)
             return 0
+        if args.command == "findings":
+            print(f"wrote {findings.write(args.out)}")
+            return 0
         if not args.name:
             raise ConfigError(f"`{args.command}` needs an experiment NAME (python -m bot_repro.experiment list)")
         roots = runner.Roots.default(sweep.is_smoke(args.overrides), args.runs_root)
@@ -99,6 +105,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UnknownNameError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except FigureError as exc:
+    except (FigureError, findings.FindingsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -1,0 +1,143 @@
+"""results/FINDINGS.md (``bot_repro.analysis.findings``): the committed file is what the findings
+command writes from the committed reports, byte for byte; the row logic gives each verdict word on
+hand-made per-seed values; a report that is not committed gives "not yet run" and, once it is, fills
+the row in; the claim table's paper column is docs/method.md's text."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot_repro import report_folder
+from bot_repro.analysis import findings
+from bot_repro.analysis.claims import BENCH_HEADER, CLAIMS, Claim, Comparison
+from bot_repro.experiment.cli import main
+from tests.conftest import REPO
+
+
+def test_committed_findings_are_what_the_command_writes(tmp_path):
+    out = tmp_path / "FINDINGS.md"
+    assert main(["findings", "--out", str(out)]) == 0
+    assert out.read_bytes() == (REPO / "results" / "FINDINGS.md").read_bytes(), \
+        "results/FINDINGS.md is stale: run `make findings` and commit it"
+
+
+@pytest.mark.parametrize("quantity,a,b,better,word", [
+    ("final", [0.80, 0.82, 0.84], [0.50, 0.52, 0.51], "above", "supports"),
+    ("final", [0.80, 0.82, 0.84], [0.50, 0.52, 0.51], "below", "contradicts"),
+    ("final", [0.50, 0.80, 0.60], [0.55, 0.70, 0.65], "above", "cannot decide"),
+    ("final", [0.90], [0.50, 0.52], "above", "cannot decide"),  # one seed: no interval
+    ("steps", [60.0, 62.0, 61.0], [40.0, 42.0, 41.0], "below", "contradicts"),
+    ("speedup", [40.0, 42.0, 41.0], [60.0, 62.0, 61.0], "above", "supports"),  # a crosses sooner: b / a > 1
+    ("drop", [0.30, 0.25, 0.35], [0.01, 0.02, 0.00], "above", "supports"),
+    ("collapsed", (0, 10), (8, 10), "below", "supports"),
+    ("collapsed", (2, 10), (3, 10), "below", "cannot decide"),
+])
+def test_the_row_logic_gives_each_verdict(quantity, a, b, better, word):
+    point, low, high, got = findings.judge(quantity, a, b, better)
+    assert got == word
+    if word != "cannot decide" or len(a) > 1:
+        assert low <= point <= high
+
+
+def test_the_interaction_compares_the_gain_at_two_levels():
+    sparse_a, sparse_b = [0.10, 0.05, 0.08], [0.40, 0.38, 0.39]  # A far below B at the sparse level
+    default_a, default_b = [0.80, 0.82, 0.81], [0.81, 0.80, 0.82]  # level at the default one
+    point, low, high, word = findings.judge("interaction", sparse_a, sparse_b, "above", default_a, default_b)
+    assert point == pytest.approx((0.23 / 3 - 1.17 / 3) - 0.0) and high < 0 and word == "contradicts"
+
+
+def _claim(*tests: Comparison, figure: str | None = None) -> tuple[Claim, ...]:
+    return (Claim("X1", "a claim", tests=tests, figure=figure),)
+
+
+def test_a_report_not_committed_says_not_yet_run_and_a_figure_not_run_says_how(tmp_path):
+    text = findings.render(tmp_path, _claim(Comparison("A beats B", "real_seeds", "final", "a", "b"), figure="fig1_compile_rate"))
+    assert "not run: needs GPU, `make reproduce-figure-1`" in text
+    row = next(line for line in text.splitlines() if "A beats B" in line)
+    assert "not yet run: `python -m bot_repro.experiment run real_seeds`" in row and row.count(findings.NOT_YET) == 2
+
+
+def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, float] | None = None,
+            threshold: float | None = None):
+    """A hand-made committed report: per-seed final values of each arm in runs/, runs.csv and a
+    summary.json whose means are those of the runs (or ``summary_means``); with a ``threshold`` above
+    every value, the summary records that no seed crossed it (arm "b" the baseline)."""
+    folder = root / name
+    rows = ["run_id,run_dir,choice.arm,seed"]
+    for arm, values in sorted(seeds.items()):
+        for seed, value in enumerate(values):
+            run = folder / "runs" / f"{arm}_s{seed}"
+            run.mkdir(parents=True)
+            records = [{"step": 0, "eval/pass@1": 0.0}, {"step": 4, "time": 1.0, "generated_tokens": 8, "eval/pass@1": value}]
+            (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+            rows.append(f"runs/{arm}_s{seed},results/{name}/runs/{arm}_s{seed},{arm},{seed}")
+    (folder / "runs.csv").write_text("\n".join(rows) + "\n")
+    means = summary_means or {arm: sum(v) / len(v) for arm, v in seeds.items()}
+    groups = [{"group": {"choice.arm": arm}, "label": arm, "n_seeds": len(seeds[arm]),
+               "final": {"mean": means[arm], "ci_low": None, "ci_high": None, "n": len(seeds[arm])}} for arm in sorted(seeds)]
+    if threshold is not None:
+        for g in groups:
+            g["to_threshold"] = {"step": {"mean": None, "ci_low": None, "ci_high": None, "n_crossed": 0, "n_runs": g["n_seeds"]}}
+            g["crossed"] = {"n_crossed": 0, "n_runs": g["n_seeds"], "seeds": []}
+            g["speedup"] = None if g["label"] == "b" else {"step": {"ratio": None, "ci_low": None, "ci_high": None}}
+    summary = {"metric": "eval/pass@1", "threshold": threshold, "baseline": "b", "group_by": ["choice.arm"], "groups": groups,
+               "final_window": 1, "smoothing": {"method": "ema", "alpha": 0.5, "window": 3}, "direction": "above"}
+    meta = {"command": "test", "git_sha": "0" * 40, "date": "d", "machine": "m", "experiment": name}
+    report_folder.write_summary(folder, meta, [summary])
+
+
+def test_a_report_that_appears_fills_its_row_in(tmp_path):
+    claims = _claim(Comparison("pooled beats GRPO", "real_seeds", "final", "arith_bot_pooled", "arith_grpo", metric="eval/pass@1"))
+    _report(tmp_path, "real_seeds", {"arith_bot_pooled": [0.50, 0.55, 0.60], "arith_grpo": [0.20, 0.25, 0.22]})
+    row = next(line for line in findings.render(tmp_path, claims).splitlines() if "pooled beats GRPO" in line)
+    assert findings.NOT_YET not in row and "| supports |" in row and "| 3 / 3 |" in row
+    assert "[summary](real_seeds/summary.md)" in row and str(tmp_path) not in row
+
+
+def test_an_archive_that_disagrees_with_its_summary_is_an_error(tmp_path):
+    _report(tmp_path, "r", {"a": [0.5, 0.6], "b": [0.1, 0.2]}, summary_means={"a": 0.9, "b": 0.15})
+    with pytest.raises(findings.FindingsError, match="'a'.*summary.json says 0.9"):
+        findings.render(tmp_path, _claim(Comparison("a beats b", "r", "final", "a", "b")))
+
+
+def test_an_arm_the_report_lacks_is_an_error_naming_its_arms(tmp_path):
+    _report(tmp_path, "r", {"a": [0.5, 0.6], "b": [0.1, 0.2]})
+    with pytest.raises(findings.FindingsError, match="no arm 'c'.*arms: a, b"):
+        findings.render(tmp_path, _claim(Comparison("c beats b", "r", "final", "c", "b")))
+
+
+def test_a_speed_up_where_no_seed_crossed_cannot_decide(tmp_path):
+    _report(tmp_path, "r", {"a": [0.5, 0.6], "b": [0.1, 0.2]}, threshold=0.99)
+    row = next(line for line in findings.render(tmp_path, _claim(Comparison("a is faster", "r", "speedup", "a", "b"))).splitlines()
+               if "a is faster" in line)
+    assert "| n/a | 0 of 2 / 0 of 2 | cannot decide |" in row and "(0/2 crossed)" in row
+
+
+def test_the_claim_table_refuses_a_bad_entry():
+    with pytest.raises(ValueError, match="quantity='mean'; allowed: final"):
+        Comparison("x", "r", "mean", "a", "b")
+    with pytest.raises(ValueError, match="level2"):
+        Comparison("x", "r", "interaction", "a", "b")
+
+
+def test_the_paper_column_is_docs_method_text():
+    doc = (REPO / "docs" / "method.md").read_text()
+    table = dict(re.findall(r"^\| (C\d+) \| (.+?) \| \d+: `", doc, re.MULTILINE))
+    ours = {c.id: c.paper for c in CLAIMS if c.id.startswith("C")}
+    assert sorted(ours) == sorted(table) and len(ours) == 10
+    assert ours == table
+
+
+def test_the_speed_section_prints_header_fields_where_a_file_has_them(tmp_path):
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "react.json").write_text(json.dumps(
+        {"render_per_s": 4.25, "header": {"date": "2026-12-04T18:00:00+00:00", "git_sha": "abc123", "git_dirty": True, "loaded": False}}))
+    (tmp_path / "bench" / "new.json").write_text(json.dumps({"x": 1}))
+    lines = findings.speed(tmp_path)
+    react = next(line for line in lines if "react.json" in line)
+    assert "render_per_s 4.25" in react and "abc123 (dirty)" in react and "| false |" in react
+    new = next(line for line in lines if "new.json" in line)
+    assert "none declared" in new and new.count("n/a") == len(BENCH_HEADER)
