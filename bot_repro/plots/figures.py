@@ -8,9 +8,11 @@ the peak-to-final drop: figure 10). Curves are means over seeds with 95% bootstr
 ``points`` (step, value), ``final`` values or ``[low, high]`` ranges drawn at the last step, ``band``
 ranges stated without steps (shaded), and ``drop`` values on the bars.
 
-Every figure gets ``bot_repro.plots.curves.finish_figure``'s frame: the configured title, a caption line
+Every figure gets ``bot_repro.plots.curves.finish_figure``'s frame: the configured title (its
+placeholders filled from the drawn runs, ``bot_repro.plots.titles``), a caption line
 (seeds, band, smoothing), [0, 1] for rates, integer step ticks and one legend right of the panels; each
-seed is drawn thin under its mean, and a study figure's numbers (steps to the threshold, speed-ups) go in
+seed is drawn thin under its mean, a held-out point whose runs record their samples carries its own
+interval (``bot_repro.plots.intervals``), and a study figure's numbers (steps to the threshold, speed-ups) go in
 a table below the panels (``draw_with_note``), in ``bot_repro.analysis.formats``' one format. A figure
 drawn from smoke runs (``smoke=True``, or any run whose config has ``smoke: true``) is titled
 ``SMOKE: tiny random model`` and carries no paper markers: those compare a real run with the paper.
@@ -94,7 +96,7 @@ class PlotCfg:
     baseline: Any = None  # hue value the summary's speed-ups compare against
     ylabel: str = ""
     ylim: list[float] | None = None  # [low, high], e.g. [0, 1] for rates
-    title: str = ""
+    title: str = ""  # may name measured numbers as placeholders, {step0:METRIC} and {seeds} (plots.titles)
     paper: dict[str, Any] = field(default_factory=dict)  # a PaperCfg, or panel -> PaperCfg with panels
 
     def __post_init__(self) -> None:
