@@ -1,7 +1,8 @@
 """Figures: ``style`` owns the look (rcParams, each group's colour, marker and line style, saving PNG +
 PDF), ``curves`` the drawing helpers (mean curves over per-seed lines, threshold lines, paper markers,
 bars, panel grids), ``frame`` the frame every figure shares (title, legend, caption, axes, the numbers
-table) and ``figures`` the paper's and the study's figure kinds."""
+table), ``intervals`` the error bar of each held-out point with few samples, ``titles`` the title
+placeholders filled from the drawn runs, and ``figures`` the paper's and the study's figure kinds."""
 
 from bot_repro.plots.curves import (
     bar_with_ci,

@@ -8,9 +8,11 @@ the peak-to-final drop: figure 10). Curves are means over seeds with 95% bootstr
 ``points`` (step, value), ``final`` values or ``[low, high]`` ranges drawn at the last step, ``band``
 ranges stated without steps (shaded), and ``drop`` values on the bars.
 
-Every figure gets ``bot_repro.plots.curves.finish_figure``'s frame: the configured title, a caption line
+Every figure gets ``bot_repro.plots.curves.finish_figure``'s frame: the configured title (its
+placeholders filled from the drawn runs, ``bot_repro.plots.titles``), a caption line
 (seeds, band, smoothing), [0, 1] for rates, integer step ticks and one legend right of the panels; each
-seed is drawn thin under its mean, and a study figure's numbers (steps to the threshold, speed-ups) go in
+seed is drawn thin under its mean, a held-out point whose runs record their samples carries its own
+interval (``bot_repro.plots.intervals``), and a study figure's numbers (steps to the threshold, speed-ups) go in
 a table below the panels (``draw_with_note``), in ``bot_repro.analysis.formats``' one format. A figure
 drawn from smoke runs (``smoke=True``, or any run whose config has ``smoke: true``) is titled
 ``SMOKE: tiny random model`` and carries no paper markers: those compare a real run with the paper.
@@ -33,6 +35,7 @@ from bot_repro.analysis import aggregate_curves, group_ci, peak_to_final_drops, 
 from bot_repro.analysis.formats import interval, speedup
 from bot_repro.analysis.labels import value_text
 from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.plots import intervals
 from bot_repro.plots.curves import (
     MAX_BANDS,
     PAPER_HANDLE,
@@ -48,6 +51,7 @@ from bot_repro.plots.curves import (
     threshold_line,
 )
 from bot_repro.plots.style import GroupStyle, display_name, group_styles, is_rate, save
+from bot_repro.plots.titles import fill_title
 
 KINDS = ("curves", "metric_panels", "pairwise", "curves_drop")
 PAPER_LABEL = "paper, 1 seed"
@@ -92,7 +96,7 @@ class PlotCfg:
     baseline: Any = None  # hue value the summary's speed-ups compare against
     ylabel: str = ""
     ylim: list[float] | None = None  # [low, high], e.g. [0, 1] for rates
-    title: str = ""
+    title: str = ""  # may name measured numbers as placeholders, {step0:METRIC} and {seeds} (plots.titles)
     paper: dict[str, Any] = field(default_factory=dict)  # a PaperCfg, or panel -> PaperCfg with panels
 
     def __post_init__(self) -> None:
@@ -169,15 +173,30 @@ def _no_data(ax: Axes, metric: str) -> None:
 
 
 def _curves(ax: Axes, rows: pd.DataFrame, metric: str, cfg: PlotCfg, styles: dict[Any, GroupStyle],
-            band: bool) -> None:
+            band: bool) -> pd.DataFrame | None:
+    """Draw ``metric``'s curves; returns the held-out points' intervals where it drew them
+    (``bot_repro.plots.intervals``), else None."""
     if rows.empty or not (rows["metric"] == metric).any():
         _no_data(ax, metric)
-        return
-    agg = aggregate_curves(rows, metric, [cfg.hue])
+        return None
     # pairwise panels hold one baseline each (the panel title): the line is the win rate
     label_fn = (lambda key: "win rate") if cfg.kind == "pairwise" else (lambda key: styles[key[cfg.hue]].label)
-    plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn, runs=run_curves(rows, metric, [cfg.hue]),
-                styles=styles, band=band)
+    if not intervals.has_counts(rows, metric):
+        plot_curves(ax, aggregate_curves(rows, metric, [cfg.hue]), hue=cfg.hue, label_fn=label_fn,
+                    runs=run_curves(rows, metric, [cfg.hue]), styles=styles, band=band)
+        return None
+    agg = aggregate_curves(rows, metric, [cfg.hue], smoothing=None)
+    bars = intervals.point_intervals(rows, metric, cfg.hue, agg)
+    steps = rows.loc[rows["metric"] == metric, "step"]
+    shift = intervals.dodge(agg[cfg.hue], float(steps.max() - steps.min()) or 1.0)
+    runs = run_curves(rows, metric, [cfg.hue], smoothing=None)
+    for table in (agg, runs, bars):  # nudged apart, so one arm's bar does not hide another's
+        table["step"] = table["step"] + table[cfg.hue].map(shift).fillna(0.0)
+    plot_curves(ax, agg, hue=cfg.hue, label_fn=label_fn, runs=runs, styles=styles, band=False, markers=True)
+    for value, part in bars[np.isfinite(bars["low"])].groupby(cfg.hue, sort=True):
+        ax.errorbar(part["step"], part["mean"], yerr=intervals.bars_yerr(part), fmt="none",
+                    ecolor=styles[value].color, elinewidth=1.0, capsize=3, zorder=2.5)
+    return bars
 
 
 def _overlay_paper(ax: Axes, paper: PaperCfg, colors: Mapping[Any, str], last_x: float) -> None:
@@ -237,10 +256,10 @@ def is_smoke(frame: pd.DataFrame) -> bool:
 
 
 def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool, band: bool = True,
-            table: str = "") -> str:
-    """The caption line of a figure: seeds, band and smoothing, then what the other marks are and
-    ``table`` (how the numbers table was computed)."""
-    extra = [table]
+            table: str = "", bars: str = "") -> str:
+    """The caption line of a figure: seeds, band and smoothing, then what the other marks are, ``bars``
+    (what the held-out points' error bars are) and ``table`` (how the numbers table was computed)."""
+    extra = [bars, table]
     if cfg.kind == "pairwise" and cfg.tie_metric:
         extra.append("Win rate: ties count half a win")
     if cfg.kind == "curves_drop":
@@ -271,10 +290,11 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None,
                            panel_size=(panel_width, 3.0), table_rows=len(table[1]) if table else 0)
     band = len(styles) <= MAX_BANDS
     last_x = float(frame["step"].max()) if len(frame) else 1.0
-    rate_axes, paper_drawn = [], False
+    rate_axes, paper_drawn, bars = [], False, []
     for ax, panel in zip(axes, panels):
         rows, metric = _panel_rows(frame, cfg, panel)
-        _curves(ax, rows, metric, cfg, styles, band)
+        if (drawn := _curves(ax, rows, metric, cfg, styles, band)) is not None:
+            bars.append((metric, drawn))
         ax.set_xlabel("step")
         if cfg.kind == "pairwise":
             _pairwise_ties(ax, rows, cfg)
@@ -296,8 +316,11 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None,
         paper_drawn = paper_drawn or (not smoke and bool(cfg.paper_for(None).drop))
     if table:
         numbers_table(fig, *table)
-    title = cfg.title or f"{cfg.ylabel or cfg.metric or ', '.join(cfg.metrics)} vs step"
-    finish_figure(fig, axes, title, caption(frame, cfg, smoke, paper_drawn, band, table_caption(summary, cfg) if table else ""), smoke=smoke,
+    title = fill_title(cfg.title, frame, cfg.columns) if cfg.title else \
+        f"{cfg.ylabel or cfg.metric or ', '.join(cfg.metrics)} vs step"
+    notes = caption(frame, cfg, smoke, paper_drawn, band, table_caption(summary, cfg) if table else "",
+                    intervals.interval_caption(bars))
+    finish_figure(fig, axes, title, notes, smoke=smoke,
                   rate_axes=rate_axes, step_axes=axes[: len(panels)],
                   legend_handles={PAPER_LABEL: Line2D([], [], **PAPER_HANDLE)})
     return fig

@@ -28,7 +28,9 @@ from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.options import CHOICE_LABELS
 from bot_repro.analysis.labels import OPTION_PREFIX
 from bot_repro.analysis.summary import summarise
+from bot_repro.plots.curves import figure_caption
 from bot_repro.plots.figures import draw, plot_config
+from bot_repro.plots.intervals import SAMPLES_COLUMN
 from bot_repro.plots.style import PNG_DPI
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "conf" / "experiment"
@@ -64,15 +66,16 @@ def _hue_values(raw: dict) -> list:
     return labelled or ["a", "b", "c"]
 
 
-def _frame(raw: dict, hue_values: list) -> pd.DataFrame:
-    """A long run table as ``load_runs`` returns it: every group x panel x seed, every metric."""
+def _frame(raw: dict, hue_values: list, seeds: tuple[int, ...] = SEEDS, samples: int | None = None) -> pd.DataFrame:
+    """A long run table as ``load_runs`` returns it: every group x panel x seed, every metric; with
+    ``samples``, each held-out rate is k/samples and its rows record that count (as real-model runs do)."""
     hue = raw.get("hue", "algorithm.name")
     metrics = raw.get("metrics") or [raw["metric"], *([raw["tie_metric"]] if raw.get("tie_metric") else [])]
     panels = raw.get("panels")
     panel_values = raw.get("panel_order") or [None] if panels and panels != hue else [None]
     rng = np.random.default_rng(0)
     rows = []
-    for (g, value), panel, seed in itertools.product(enumerate(hue_values), panel_values, SEEDS):
+    for (g, value), panel, seed in itertools.product(enumerate(hue_values), panel_values, seeds):
         collapse = seed == 2 and g % 2 == 0  # one seed of every other group falls to 0
         level = 0.55 + 0.3 * g / max(1, len(hue_values) - 1)
         for metric in metrics:
@@ -81,8 +84,12 @@ def _frame(raw: dict, hue_values: list) -> pd.DataFrame:
                 y = 0.3 + (level - 0.3) * min(1.0, i / 6) + 0.02 * rng.standard_normal()
                 if collapse and i > 6:
                     y *= 0.5 ** (i - 6)
+                y = float(np.clip(y, 0, 1))
+                counted = samples is not None and metric.startswith("eval/")
                 rows.append({"run_id": run_id, "seed": seed, "step": step, "time": 10.0 * step,
-                             "generated_tokens": 500.0 * step, "metric": metric, "value": float(np.clip(y, 0, 1)),
+                             "generated_tokens": 500.0 * step, "metric": metric,
+                             "value": round(y * samples) / samples if counted else y,
+                             SAMPLES_COLUMN: samples if counted else np.nan,
                              hue: value, **({panels: panel} if panels and panels != hue else {})})
     return pd.DataFrame(rows)
 
@@ -105,10 +112,27 @@ def _boxes(fig: Figure) -> tuple[list[tuple[str, Bbox]], list[Bbox]]:
                 ticks = axis._update_ticks()
                 texts += [axis.label, axis.get_offset_text(), *[t.label1 for t in ticks if t.label1.get_visible()],
                           *[t.label2 for t in ticks if t.label2.get_visible()]]
+    # every other text of the figure (annotations, legend titles, a text a new helper adds), but not the
+    # tick labels matplotlib keeps off the view limits and does not draw
+    ticks = {id(label) for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+             for tick in (*axis.majorTicks, *axis.minorTicks) for label in (tick.label1, tick.label2)}
+    texts += [t for t in fig.findobj(Text) if id(t) not in ticks]
     unique = list({id(t): t for t in texts if t is not None}.values())  # the suptitle is in fig.texts too
     drawn = [t for t in unique if t.get_visible() and t.get_text().strip()]
     return ([(t.get_text(), t.get_window_extent(renderer)) for t in drawn],
             [ax.get_window_extent(renderer) for ax in data_axes])
+
+
+def _legends(fig: Figure) -> list[Bbox]:
+    """The window box of every legend (figure and axes legends), handles and frame included."""
+    renderer = fig.canvas.get_renderer()
+    legends = [*fig.legends, *[ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]]
+    return [legend.get_window_extent(renderer) for legend in legends if legend.get_visible()]
+
+
+def _outside(box: Bbox, frame: Bbox) -> bool:
+    return box.x0 < frame.x0 - TOLERANCE or box.x1 > frame.x1 + TOLERANCE or box.y0 < frame.y0 - TOLERANCE \
+        or box.y1 > frame.y1 + TOLERANCE
 
 
 def _overlap(a: Bbox, b: Bbox) -> bool:
@@ -116,15 +140,18 @@ def _overlap(a: Bbox, b: Bbox) -> bool:
 
 
 def layout_problems(fig: Figure) -> list[str]:
-    """Texts that leave the figure, cover an axes' data area, or overlap another text."""
+    """Texts and legends that leave the figure or cover an axes' data area, and texts that overlap another."""
     texts, areas = _boxes(fig)
     frame = fig.bbox
     problems = []
     for text, box in texts:
-        if box.x0 < frame.x0 - TOLERANCE or box.x1 > frame.x1 + TOLERANCE or box.y0 < frame.y0 - TOLERANCE \
-                or box.y1 > frame.y1 + TOLERANCE:
+        if _outside(box, frame):
             problems.append(f"{text!r} leaves the figure ({box.bounds} outside {frame.bounds})")
         problems += [f"{text!r} covers the data area {area.bounds}" for area in areas if _overlap(box, area)]
+    for box in _legends(fig):
+        if _outside(box, frame):
+            problems.append(f"a legend leaves the figure ({box.bounds} outside {frame.bounds})")
+        problems += [f"a legend covers the data area {area.bounds}" for area in areas if _overlap(box, area)]
     for (a, box_a), (b, box_b) in itertools.combinations(texts, 2):
         if _overlap(box_a, box_b):
             problems.append(f"{a!r} overlaps {b!r}")
@@ -140,13 +167,25 @@ def _summary(frame: pd.DataFrame, raw: dict) -> dict:
 @pytest.mark.parametrize("slug", sorted(BLOCKS))
 def test_every_configured_figure_keeps_its_text_off_the_data_and_inside(slug):
     raw = BLOCKS[slug]
-    frame = _frame(raw, _hue_values(raw))
+    # the real-model tasks keep their held-out samples, so their held-out points carry bars; the mini task's not
+    frame = _frame(raw, _hue_values(raw), samples=None if slug.startswith("mini_") else 16)
     cfg = plot_config(raw, f"plot.{slug}")
     study = slug.startswith("mini_") and raw.get("threshold") is not None  # study figures carry the table
     fig = draw(frame, cfg, smoke=False, summary=_summary(frame, raw) if study else None)
     try:
         assert layout_problems(fig) == []
         assert fig.get_suptitle().strip() and fig.legends
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("slug", ["real_small", "real_seeds"])
+def test_one_seed_with_wilson_bars_keeps_its_caption_inside(slug):
+    raw = BLOCKS[slug]
+    fig = draw(_frame(raw, _hue_values(raw), seeds=(0,), samples=16), plot_config(raw, f"plot.{slug}"), smoke=False)
+    try:
+        assert layout_problems(fig) == []
+        assert "Wilson score interval" in figure_caption(fig)
     finally:
         plt.close(fig)
 
@@ -162,6 +201,19 @@ def test_a_smoke_figure_and_eight_groups_with_a_table_fit_too():
         assert fig.get_suptitle().startswith("SMOKE")
     finally:
         plt.close(fig)
+
+
+def test_the_check_sees_a_legend_that_runs_off_the_figure_and_a_clipped_annotation():
+    """A legend anchored near the right edge (its handles and frame, not only its texts, leave the
+    canvas) and a figure text that starts inside and runs off: both are reported."""
+    fig, ax = plt.subplots(figsize=(4, 3), layout="none")
+    ax.plot([0, 1], [0, 1], label="x")
+    fig.legend(loc="upper left", bbox_to_anchor=(0.97, 0.9), frameon=True)
+    fig.text(0.6, 0.02, "a caption that runs well past the right edge of the canvas")
+    problems = layout_problems(fig)
+    plt.close(fig)
+    assert any(p.startswith("a legend leaves the figure") for p in problems), problems
+    assert any("runs well past" in p and "leaves the figure" in p for p in problems), problems
 
 
 def test_the_check_sees_a_text_on_the_data_and_one_off_the_figure():
