@@ -51,7 +51,7 @@ PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 PERIOD_S = 0.5  # a sample costs ~4 ms of CPU with ~100 processes: under 1% of a core, counted as the bench's
 OTHER_CORES_LIMIT = 0.1
 LOADED_RULE = (f"other_cores > {OTHER_CORES_LIMIT:g}: the CPU used by processes outside the bench's process tree "
-               "(/proc/stat busy time minus the tree's own), per wall second of the run")
+               "(the kernel's busy time in `/proc/stat` minus the tree's own), per wall second of the run")
 # name -> allowed types of every header field (the test of the committed JSON files checks them)
 FIELDS: dict[str, tuple[type, ...]] = {
     "bench": (str,), "command": (str,), "date": (str,), "git_sha": (str,), "git_dirty": (bool, str),

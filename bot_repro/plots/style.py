@@ -19,6 +19,9 @@ its style is registered with the arm, never assigned by a figure. The scheme:
   values are BoT-GRPO's variants: three colours no algorithm has (``options.VARIANT_COLORS``),
   shared by the variants of different options (never in one figure), each value with its own marker
   and line style.
+- An arm of an experiment (column ``choice.arm``: ``conf/arm/<name>.yaml``, which chooses an algorithm
+  and at most one option value) draws as that option value's declared style, else as its algorithm:
+  real_seeds' ``arith_grpo`` looks like ``grpo``, ``arith_bot_floor`` like ``same_global=floor_std``.
 - Any other value (a user's new sweep axis: w_s 0.1/0.5/1.0, window 1/3/5, a reward choice) takes
   the slot of ``PALETTE`` x ``MARKERS`` x ``LINESTYLES`` given by a hash of its text (``crc32``), so it
   keeps its look from figure to figure; only when another group of the same figure already has that
@@ -44,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import yaml
 from matplotlib.figure import Figure
 
 from bot_repro.algorithms import ADVANTAGES
@@ -51,6 +55,7 @@ from bot_repro.algorithms.options import Style, ValueStyle
 from bot_repro.algorithms.registry import option_style
 from bot_repro.analysis.labels import OPTION_PREFIX, group_label, value_text
 from bot_repro.config_errors import ConfigError
+from bot_repro.paths import REPO
 from bot_repro.tasks.mini.reward import VARIANT_STYLES
 
 # the slots of values no home registers: Okabe-Ito without the yellow that fades on white, Tol's wine last
@@ -64,6 +69,7 @@ MAX_GROUPS = len(PALETTE)  # more groups than this in one figure would share a c
 FALLBACK = tuple(Style(c, m, ls) for c, m, ls in zip(PALETTE, MARKERS, LINESTYLES, strict=True))
 # hue columns whose values are declared outside the algorithms' options, with their declared styles
 VALUE_STYLES: dict[str, Mapping[str, ValueStyle]] = {"reward.params.variant": VARIANT_STYLES}
+ARM_COLUMN, ARMS_DIR = "choice.arm", REPO / "conf" / "arm"
 _STANDS_FOR = re.compile(r"(\w+) \(.*\)")  # "grpo (G only)": GRPO's runs relabelled into another column
 
 
@@ -172,6 +178,8 @@ def registered_style(value: Any, column: str | None = None) -> tuple[Style, bool
         declared = option_style(column[len(OPTION_PREFIX):], value)
     elif column in VALUE_STYLES:
         declared = VALUE_STYLES[column].get(value)
+    elif column == ARM_COLUMN:
+        declared = _arm_style(value)
     if isinstance(declared, Style):
         return declared, False
     if isinstance(declared, str):
@@ -180,6 +188,23 @@ def registered_style(value: Any, column: str | None = None) -> tuple[Style, bool
     if stands_for and stands_for[1] in ADVANTAGES:
         return _as_algorithm(stands_for[1], f"value {value!r}")
     return None
+
+
+def _arm_style(arm: str) -> ValueStyle | None:
+    """What ``conf/arm/<arm>.yaml`` draws as: its one option value's declared style, else its algorithm."""
+    path = ARMS_DIR / f"{arm}.yaml"
+    if not path.is_file():
+        return None
+    doc = yaml.safe_load(path.read_text()) or {}
+    algorithm = next((d["override /algorithm"] for d in doc.get("defaults", [])
+                      if isinstance(d, dict) and "override /algorithm" in d), None)
+    options = ((doc.get("algorithm") or {}).get("options") or {}).items()
+    if len(options) > 1:
+        raise ConfigError(f"arm {arm!r} ({path.name}) sets {len(options)} options; an arm is an algorithm "
+                          "plus at most one non-default value, so it has one style")
+    for option, value in options:
+        return option_style(option, value)
+    return algorithm
 
 
 def _hashed(value: Any, taken: set[str]) -> Style:

@@ -2,8 +2,10 @@
 how far a run has got, and the copy of a run's record that a report archives.
 
 ``copy_record`` copies what a report needs to be redrawn and inspected from committed files (the
-config and overrides, ``metrics.jsonl``, ``run.json``, the first and last saved rollouts and the
-held-out samples' JSONL files) and leaves checkpoints and screenshots behind.
+config and overrides, ``metrics.jsonl``, ``run.json``, the first and last saved rollouts, the
+held-out samples' JSONL files, and of Hydra's ``hydra.yaml`` only ``runtime.choices``, so a report that
+groups by a config group (``choice.arm``) redraws from the archive; the rest of that file holds the
+machine's paths) and leaves checkpoints and screenshots behind.
 """
 
 from __future__ import annotations
@@ -97,6 +99,10 @@ def copy_record(src: str | Path, dst: str | Path) -> Path:
     for path in {*rollouts[:1], *rollouts[-1:]}:
         (dst / ROLLOUTS).mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dst / ROLLOUTS / path.name)
+    choices = read_choices(src)
+    if choices:
+        (dst / HYDRA).parent.mkdir(parents=True, exist_ok=True)
+        (dst / HYDRA).write_text(yaml.safe_dump({"hydra": {"runtime": {"choices": choices}}}, sort_keys=True))
     for path in sorted((src / EVAL).glob("step_*/*.jsonl")):
         target = dst / path.relative_to(src)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -74,6 +74,15 @@ def _arm(name: str, hue: str, value) -> tuple[str, str | None]:
     """(algorithm, the non-default value that makes it a variant, or None)."""
     if hue == "algorithm.name":
         return str(value), None
+    if hue == "choice.arm":  # conf/arm/<value>.yaml: an algorithm and at most one option value
+        arm = yaml.safe_load((ROOT / "conf" / "arm" / f"{value}.yaml").read_text())
+        algorithm = next(d["override /algorithm"] for d in arm["defaults"] if isinstance(d, dict))
+        options = list(((arm.get("algorithm") or {}).get("options") or {}).items())
+        if not options:
+            return algorithm, None
+        (option, chosen), = options
+        default = ADVANTAGES[algorithm].option_defaults[option]
+        return algorithm, None if chosen == default else f"{OPTION}{option}={chosen}"
     for rule in _report(name).get("relabel", []):
         if rule["set"].get(hue) == value:
             return str(rule["where"]["algorithm.name"]), None
@@ -90,7 +99,7 @@ def _looks(name: str) -> dict:
 
 def test_every_committed_figure_is_covered():
     assert {"mini_demo", "mini_baselines", "mini_same_global", "mini_signals", "mini_weighting",
-            "real_small"} <= set(FIGURES)
+            "real_small", "real_seeds"} <= set(FIGURES)
 
 
 def test_an_arm_looks_the_same_in_every_figure():
@@ -105,7 +114,10 @@ def test_an_arm_looks_the_same_in_every_figure():
     paper_bot = [where for looks in seen[("bot_grpo", None)].values() for where in looks]
     assert {"mini_baselines:bot_grpo", "mini_same_global:pooled", "mini_weighting:inverse_length",
             "mini_signals:progress"} <= set(paper_bot)
-    assert {"mini_same_global:grpo", "mini_signals:grpo (G only)"} <= {
+    assert "real_seeds:arith_bot_pooled" in paper_bot
+    assert "real_seeds:arith_bot_floor" in {where for looks in seen[("bot_grpo", "algorithm.options.same_global=floor_std")].values()
+                                            for where in looks}
+    assert {"mini_same_global:grpo", "mini_signals:grpo (G only)", "real_seeds:arith_grpo"} <= {
         where for looks in seen[("grpo", None)].values() for where in looks}
 
 

@@ -101,3 +101,25 @@ def test_command_paths_are_relative_to_the_repository_or_the_run_folder(tmp_path
 def test_a_foreign_script_keeps_its_name_but_not_its_path(tmp_path):
     cmd = portable_command([sys.executable, "x=1"], tmp_path)
     assert not any(os.path.isabs(w.partition("=")[2] or w) for w in cmd.split())
+
+
+def test_the_archived_record_keeps_hydras_group_choices_and_no_paths(tmp_path):
+    """A report grouped by a config group (real_seeds: ``choice.arm``) redraws from its archive only if
+    the archive keeps ``runtime.choices``; the rest of hydra.yaml (the machine's paths) stays behind."""
+    import yaml
+
+    from bot_repro.run_folder.records import HYDRA, copy_record, read_choices
+
+    src, dst = tmp_path / "sweep" / "0_arith_grpo_s0", tmp_path / "archive" / "0_arith_grpo_s0"
+    (src / ".hydra").mkdir(parents=True)
+    (src / METRICS).write_text('{"step": 1, "loss": 0.5}\n')
+    hydra = {"hydra": {"runtime": {"cwd": "/work/someone/checkout", "choices": {"arm": "arith_grpo", "model": "smollm2_135m",
+                                                                             "hydra/launcher": "joblib"}},
+                       "run": {"dir": "/tmp/x"}}}
+    (src / HYDRA).write_text(yaml.safe_dump(hydra))
+    copy_record(src, dst)
+    assert read_choices(dst) == {"arm": "arith_grpo", "model": "smollm2_135m"}
+    assert "/work/" not in (dst / HYDRA).read_text() and "/tmp/" not in (dst / HYDRA).read_text()
+    (src / HYDRA).unlink()
+    copy_record(src, tmp_path / "archive" / "no_hydra")
+    assert not (tmp_path / "archive" / "no_hydra" / HYDRA).exists()
