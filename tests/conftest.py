@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,13 @@ def compose(overrides: list[str]):
 
     with initialize_config_dir(config_dir=str(REPO / "conf"), version_base="1.3"):
         return hydra_compose(config_name="train", overrides=overrides)
+
+
+def tracked(*pathspec: str) -> list[str]:
+    """The repository paths ``git ls-files`` lists (of ``pathspec``) that exist in the working tree."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    r = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--", *pathspec], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"not a git checkout ({r.stderr.strip()})")
+    return [p for p in r.stdout.split("\0") if p and (REPO / p).is_file()]

@@ -32,13 +32,11 @@ The file list is ``git ls-files``: without git or a checkout the test skips.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from decimal import Decimal, InvalidOperation
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, tracked
 
 # Constants a doc may state that no result file holds: {doc path or "*": {value as written: why}}.
 # Keep it short: a measured number belongs in a committed file under results/, not here.
@@ -82,16 +80,6 @@ def canonical(text: str) -> str | None:
         return None
     s = format(d.normalize(), "f") if d != 0 else "0"
     return s.rstrip("0").rstrip(".") if "." in s else s
-
-
-def tracked(*pathspec: str) -> list[str]:
-    """The repository paths ``git ls-files`` lists (of ``pathspec``) that exist in the working tree."""
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    r = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--", *pathspec], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"not a git checkout ({r.stderr.strip()})")
-    return [p for p in r.stdout.split("\0") if p and (REPO / p).is_file()]
 
 
 def prose_lines(text: str) -> list[tuple[int, str]]:

@@ -19,13 +19,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import shutil
-import subprocess
-
-import pytest
 
 from bot_repro.paths import ABSOLUTE
-from tests.conftest import REPO
+from tests.conftest import REPO, tracked
 
 MAX_BYTES = 1_000_000
 # Tracked files allowed over MAX_BYTES, as fnmatch globs of their repository paths:
@@ -42,16 +38,6 @@ MACHINE_ROOTS = re.compile(r"(?<![\w.~/-])/(?:root|home|tmp|work|Users|mnt|scrat
 # a Windows drive path: "C:\Users" as written, "C:\\Users" inside a JSON string; a single backslash
 # before n, r, t, b, f, u or a quote is a JSON escape ("A:\n" in a completion), not a path
 WINDOWS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\(?![nrtbfu\"]))[A-Za-z0-9_.$~-][^\s\"',)\]]*")
-
-
-def tracked(*pathspec: str) -> list[str]:
-    """The repository paths ``git ls-files`` lists (of ``pathspec``) that exist in the working tree."""
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    r = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--", *pathspec], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"not a git checkout ({r.stderr.strip()})")
-    return [p for p in r.stdout.split("\0") if p and (REPO / p).is_file()]
 
 
 def machine_paths(text: str) -> list[str]:
