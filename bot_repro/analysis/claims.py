@@ -56,6 +56,23 @@ class Claim:
     figure: str | None = None  # the paper-scale experiment (results/<figure>/ when run)
 
 
+def _sparse_level(level: str, floor: str) -> tuple[Comparison, ...]:
+    """A sparse level's tests: BoT-GRPO and PS-GRPO against GRPO (final, collapses) in ``level``, and
+    BoT-GRPO's floor_std against GRPO and against pooled in its ``floor`` report."""
+    out = []
+    for name, arm in (("BoT-GRPO", "bot_grpo"), ("PS-GRPO", "ps_grpo")):
+        out += [Comparison(f"{name} ends above GRPO", level, "final", arm, "grpo"),
+                Comparison(f"{name} collapses no more often than GRPO", level, "collapsed", arm, "grpo", better="below")]
+    return (*out, Comparison("floor_std ends above GRPO", floor, "final", "floor_std", "grpo"),
+            Comparison("floor_std collapses less often than pooled", floor, "collapsed", "floor_std", "pooled", better="below"))
+
+
+def _premise(name: str, arm: str, levels: tuple[tuple[str, str], ...], default: str) -> tuple[Comparison, ...]:
+    """The premise's interaction for ``arm``: its gain over GRPO at each sparse level against ``default``'s."""
+    return tuple(Comparison(f"{name}: the {word} level ({level.rsplit('/', 1)[-1].removesuffix('_floor')}) against the default",
+                            level, "interaction", arm, "grpo", level2=default) for level, word in levels)
+
+
 MB, SG, SIG, WT = "mini_study/mini_baselines", "mini_study/mini_same_global", "mini_study/mini_signals", "mini_study/mini_weighting"
 S15, S05 = "mini_study/mini_sparse_15", "mini_study/mini_sparse_05"
 F15, F05 = "mini_study/mini_sparse_15_floor", "mini_study/mini_sparse_05_floor"
@@ -107,25 +124,11 @@ CLAIMS: tuple[Claim, ...] = (
         Comparison("zero ends above pooled", SG, "final", "zero", "pooled"),
         Comparison("floor_std is faster than GRPO", SG, "speedup", "floor_std", "grpo"),
     )),
-    Claim("B2", "the sparse levels (a weaker warm start, most groups share one global reward): BoT-GRPO and PS-GRPO against GRPO", tests=(
-        Comparison("BoT-GRPO ends above GRPO", S15, "final", "bot_grpo", "grpo"),
-        Comparison("BoT-GRPO collapses no more often than GRPO", S15, "collapsed", "bot_grpo", "grpo", better="below"),
-        Comparison("PS-GRPO ends above GRPO", S15, "final", "ps_grpo", "grpo"),
-        Comparison("PS-GRPO collapses no more often than GRPO", S15, "collapsed", "ps_grpo", "grpo", better="below"),
-        Comparison("floor_std ends above GRPO", F15, "final", "floor_std", "grpo"),
-        Comparison("floor_std collapses less often than pooled", F15, "collapsed", "floor_std", "pooled", better="below"),
-        Comparison("BoT-GRPO ends above GRPO", S05, "final", "bot_grpo", "grpo"),
-        Comparison("BoT-GRPO collapses no more often than GRPO", S05, "collapsed", "bot_grpo", "grpo", better="below"),
-        Comparison("PS-GRPO ends above GRPO", S05, "final", "ps_grpo", "grpo"),
-        Comparison("PS-GRPO collapses no more often than GRPO", S05, "collapsed", "ps_grpo", "grpo", better="below"),
-        Comparison("floor_std ends above GRPO", F05, "final", "floor_std", "grpo"),
-        Comparison("floor_std collapses less often than pooled", F05, "collapsed", "floor_std", "pooled", better="below"),
-    )),
+    Claim("B2", "the sparse levels (a weaker warm start, most groups share one global reward): BoT-GRPO and PS-GRPO against GRPO",
+          tests=(*_sparse_level(S15, F15), *_sparse_level(S05, F05))),
     Claim("B3", "BoT's premise: the local signal helps most when the global reward is rarely informative (BoT-GRPO's gain over GRPO is larger at a sparse level than at the default one)", tests=(
-        Comparison("pooled BoT-GRPO: the sparser level (mini_sparse_15) against the default", S15, "interaction", "bot_grpo", "grpo", level2=MB),
-        Comparison("pooled BoT-GRPO: the sparsest level (mini_sparse_05) against the default", S05, "interaction", "bot_grpo", "grpo", level2=MB),
-        Comparison("floor_std: the sparser level (mini_sparse_15) against the default", F15, "interaction", "floor_std", "grpo", level2=SG),
-        Comparison("floor_std: the sparsest level (mini_sparse_05) against the default", F05, "interaction", "floor_std", "grpo", level2=SG),
+        *_premise("pooled BoT-GRPO", "bot_grpo", ((S15, "sparser"), (S05, "sparsest")), MB),
+        *_premise("floor_std", "floor_std", ((F15, "sparser"), (F05, "sparsest")), SG),
     )),
     Claim("B4", "local signals must be bounded, stable and correlated with success (docs/method.md §3): BoT-GRPO with the rule-abiding signal against signals that break one property", tests=(
         Comparison("progress ends above penalty (not correlated with success)", SIG, "final", "progress", "penalty"),
@@ -146,13 +149,11 @@ CLAIMS: tuple[Claim, ...] = (
         Comparison("BoT-GRPO's held-out answers are more often right", "real_small", "final", "bot_grpo", "grpo", metric="eval/sample_accuracy"),
         Comparison("BoT-GRPO's held-out steps are more often true", "real_small", "final", "bot_grpo", "grpo", metric="eval/step_accuracy"),
     )),
-    Claim("B8", "a real model over seeds (SmolLM2-135M on CPU, arith one_step, grounded steps): BoT-GRPO pooled and floor_std against GRPO", tests=(
-        Comparison("pooled BoT-GRPO beats GRPO on Pass@1", RS, "final", "arith_bot_pooled", "arith_grpo", metric=PASS1),
-        Comparison("floor_std beats GRPO on Pass@1", RS, "final", "arith_bot_floor", "arith_grpo", metric=PASS1),
-        Comparison("pooled BoT-GRPO beats GRPO on Pass@4", RS, "final", "arith_bot_pooled", "arith_grpo", metric=PASS4),
-        Comparison("floor_std beats GRPO on Pass@4", RS, "final", "arith_bot_floor", "arith_grpo", metric=PASS4),
-        Comparison("pooled BoT-GRPO's steps are more often grounded", RS, "final", "arith_bot_pooled", "arith_grpo", metric=GROUNDED),
-        Comparison("floor_std's steps are more often grounded", RS, "final", "arith_bot_floor", "arith_grpo", metric=GROUNDED),
+    Claim("B8", "a real model over seeds (SmolLM2-135M on CPU, arith one_step, grounded steps): BoT-GRPO pooled and floor_std against GRPO", tests=tuple(
+        Comparison(who + what, RS, "final", arm, "arith_grpo", metric=metric)
+        for what, metric in ((" beats GRPO on Pass@1", PASS1), (" beats GRPO on Pass@4", PASS4),
+                             ("'s steps are more often grounded", GROUNDED))
+        for who, arm in (("pooled BoT-GRPO", "arith_bot_pooled"), ("floor_std", "arith_bot_floor"))
     )),
 )
 
