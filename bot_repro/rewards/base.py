@@ -53,6 +53,10 @@ class RewardResult:
     spans: values on character spans, applied to overlapping tokens without spreading.
     components: named parts of the global score and other scalars, logged as means per step.
     info: free-form detail kept with saved rollouts (diagnostics, failure reasons, ...).
+    excluded: why this completion has no score and must not train (``"judge_outage"``: a judge call
+        gave no reply; ``"worker_stalled"``: a checker worker stopped answering), or None when its
+        score is a real verdict. Its G and S are then placeholders that no estimator may read
+        (docs/method.md §3); an unparseable judge reply is a verdict, not an exclusion.
     """
 
     global_score: float
@@ -60,6 +64,7 @@ class RewardResult:
     spans: list[SpanReward] = field(default_factory=list)
     components: dict[str, float] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    excluded: str | None = None
 
     def add_line(self, line: int, value: float) -> None:
         self.lines[line] = self.lines.get(line, 0.0) + value
