@@ -36,6 +36,7 @@ from bot_repro.judges.options import JudgeOptions, parse_options
 from bot_repro.models.prompt_format import FORMATS as PROMPT_FORMATS
 from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
+from bot_repro.run_folder import config_path
 from bot_repro.tasks import TASKS
 from bot_repro.trainer.monitors import MonitorCfg
 
@@ -51,11 +52,15 @@ def _attempt_stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S")
 
 
-OmegaConf.register_new_resolver(
-    "bot_repro_config_subdir",
-    lambda resume: f".hydra/resume-{_attempt_stamp()}" if resume else ".hydra",
-    replace=True,
-)
+@functools.cache
+def _config_subdir(resume: bool, output_dir: str | None = None) -> str:
+    """A resumed attempt's folder, unless the run folder has no first attempt's config yet (a job that a
+    continued sweep starts afresh): decided once per run folder, before Hydra writes into it."""
+    first = output_dir is not None and not config_path(output_dir).is_file()
+    return f".hydra/resume-{_attempt_stamp()}" if resume and not first else ".hydra"
+
+
+OmegaConf.register_new_resolver("bot_repro_config_subdir", _config_subdir, replace=True)
 
 TOP_LEVEL = {
     "model", "algorithm", "task", "reward", "trainer", "logger", "judge", "cluster", "resources",

@@ -25,7 +25,7 @@ from bot_repro.models import preflight as model_preflight
 from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
-from bot_repro.run_folder import config_path, has_metrics, run_json_path
+from bot_repro.run_folder import config_path, has_metrics, run_json_path, status
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
@@ -84,6 +84,11 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
     if cfg.resume:
         check_resume_config(run_dir, cfg)
+        # the same config on a finished run (a continued sweep's): kept as it is
+        if status(run_dir) == "completed" and not cfg.get("resume_allow_changes"):
+            if is_main():
+                print(f"run directory: {run_dir} (completed earlier; kept)", flush=True)
+            return run_dir
     elif has_metrics(run_dir):
         raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
     processes = training_processes(res)

@@ -1,6 +1,7 @@
 """``python -m bot_repro.experiment``: every experiment through one command.
 
-    run NAME [overrides]       train (or judge) the experiment's sweep, then report it
+    run NAME [overrides]       train (or judge) the experiment's sweep, then report it; a sweep that
+                               stopped before its report is continued (its finished runs kept)
     report NAME [overrides]    redraw its report from existing runs (default: the committed ones)
     publish NAME               copy its newest report to its committed folder under results/
     list                       every experiment, paper figures first
@@ -48,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--runs", type=Path, nargs="+", default=None, help="report: read these run folders")
     ap.add_argument("--subprocess", action="store_true", help="run: train in a child process, its output in a log file")
     ap.add_argument("--retrain", action="store_true",
-                    help="run: train the judged experiment again even when its runs are complete")
+                    help="run: a new sweep, even when the last one stopped (or, judged, is complete)")
     return ap
 
 

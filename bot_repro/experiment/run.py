@@ -41,7 +41,8 @@ from bot_repro.train import check_resources, resources_given
 log = logging.getLogger("bot_repro.experiment")
 SMOKE_RUNS = Path("runs/smoke")
 # what a redrawn committed report keeps from the run that made it (its archive holds those runs)
-CARRIED = ("sweep_dir", "wall_seconds", "reused_runs", "archived_runs")
+CARRIED = ("sweep_dir", "wall_seconds", "continued", "reused_runs", "archived_runs")
+REPORT = "report"  # a stamp's report folder, beside its sweep
 
 
 @dataclass(frozen=True)
@@ -135,17 +136,33 @@ def run(name: str, overrides: Sequence[str], roots: Roots, command: str, out: Pa
         in_process: bool = True, retrain: bool = False, search_dir: Path | None = None) -> Path:
     """Train (or judge) and report experiment ``name``; returns the report folder."""
     exp = spec.load(name, overrides, search_dir)  # a broken report block fails now, not after training
-    stamp = sweep.new_sweep_dir(roots.runs / exp.name)
-    sweep_dir = stamp / reporting.SWEEP
+    stamp, continued = sweep.new_sweep_dir(roots.runs / exp.name), False
     if exp.pairwise is not None:
+        sweep_dir = stamp / reporting.SWEEP
         source = ensure_runs(exp.pairwise[0], overrides, roots, in_process, retrain, search_dir)
         start = time.time()
         judge(exp, overrides, source, sweep_dir)
         wall = time.time() - start
     else:
-        wall = train(exp, overrides, sweep_dir, in_process)
-    return write_report(exp, [sweep_dir], out or stamp / "report", command, sweep.is_smoke(overrides),
-                        {"sweep_dir": paths.relative(sweep_dir), "wall_seconds": wall})
+        stopped = None if retrain else stopped_sweep(exp, overrides, roots)
+        stamp, continued = (stopped, True) if stopped is not None else (stamp, False)
+        sweep_dir = stamp / reporting.SWEEP
+        # resume=true: a completed run is kept as it is, a stopped one goes on from its last checkpoint
+        wall = train(exp, [*overrides, "resume=true"] if continued else overrides, sweep_dir, in_process)
+    return write_report(exp, [sweep_dir], out or stamp / REPORT, command, sweep.is_smoke(overrides),
+                        {"sweep_dir": paths.relative(sweep_dir), "wall_seconds": wall, "continued": continued})
+
+
+def stopped_sweep(exp: spec.Experiment, overrides: Sequence[str], roots: Roots) -> Path | None:
+    """The stamp of ``exp``'s newest sweep when it stopped before its report and each of its runs was
+    made with the config its job composes to today: ``run`` continues it instead of starting over."""
+    _, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
+    stamp, why = sweep.unfinished_sweep(exp.name, args, roots.runs / exp.name, REPORT)
+    if stamp is None:
+        log.info("%s: a new sweep (%s)", exp.name, why)
+    else:
+        log.info("%s: continuing the stopped sweep %s: completed runs are kept, the others resume", exp.name, stamp)
+    return stamp
 
 
 def write_report(exp: spec.Experiment, sources: Sequence[Path], out: Path, command: str, smoke: bool,
@@ -187,12 +204,12 @@ def redraw(name: str, overrides: Sequence[str], roots: Roots, command: str, runs
         first = str(before.get("command", "")).split(" (re-analysed")[0]
         command = f"{first} (re-analysed: {command})" if first else command
         extra.update({k: before[k] for k in CARRIED if k in before})
-    out = out or sweep.new_sweep_dir(roots.runs / exp.name) / "report"
+    out = out or sweep.new_sweep_dir(roots.runs / exp.name) / REPORT
     return write_report(exp, sources, out, command, sweep.is_smoke(overrides), extra)
 
 
 def latest_report(name: str, roots: Roots) -> Path:
-    reports = sorted((roots.runs / name).glob(f"*/report/{report_folder.SUMMARY}"))
+    reports = sorted((roots.runs / name).glob(f"*/{REPORT}/{report_folder.SUMMARY}"))
     if not reports:
         raise FigureError(f"no report under {roots.runs / name}: run `python -m bot_repro.experiment run {name}` first")
     return reports[-1].parent

@@ -30,7 +30,7 @@ from hydra.errors import OverrideParseException
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from bot_repro.paths import REPO
-from bot_repro.run_folder import OVERRIDES, read_overrides, status
+from bot_repro.run_folder import OVERRIDES, config_path, read_overrides, status
 
 CONF_DIR = REPO / "conf"
 
@@ -151,6 +151,40 @@ def missing_jobs(cfg: DictConfig, overrides: Sequence[str], root: Path) -> list[
     keys = swept_keys(cfg, overrides)
     done = completed_jobs(root, keys)
     return [job for job in expand_jobs(cfg, overrides) if job_key(job, keys) not in done]
+
+
+# keys a continued sweep's jobs may differ in from the attempt that started them (trainer/run_dir.py's RESUME_KEYS)
+CONTINUE_KEYS = ("resume", "resume_allow_changes")
+
+
+def job_changes(slug: str, args: Sequence[str], run_dir: Path) -> list[str]:
+    """Top-level config keys whose values differ between the run in ``run_dir`` (its saved
+    ``.hydra/config.yaml``) and the config its job composes to today (``args`` + its recorded overrides)."""
+    job = read_overrides(run_dir)
+    saved = config_path(run_dir)
+    if job is None or not saved.is_file():
+        return ["<no recorded config>"]
+    now = OmegaConf.to_container(without_hydra(compose_experiment(slug, merge_overrides(args, job))))
+    before = OmegaConf.to_container(OmegaConf.load(saved))
+    return sorted(k for k in set(now) | set(before)
+                  if k not in CONTINUE_KEYS and now.get(k, "<unset>") != before.get(k, "<unset>"))
+
+
+def unfinished_sweep(slug: str, args: Sequence[str], root: Path, report_name: str) -> tuple[Path | None, str]:
+    """The newest stamp under ``root`` whose sweep has no report yet (it was stopped) and whose every run
+    was made with the config its job composes to today, so its finished runs can be kept; (None, why not)."""
+    stamps = sorted(p.parent for p in root.glob("*/sweep")) if root.is_dir() else []
+    if not stamps:
+        return None, "no earlier sweep"
+    stamp = stamps[-1]
+    if (stamp / report_name).exists():
+        return None, f"the newest sweep {stamp.name} is finished (it has a report)"
+    for overrides_file in sorted((stamp / "sweep").rglob(OVERRIDES)):
+        run_dir = overrides_file.parent.parent
+        changed = job_changes(slug, args, run_dir)
+        if changed:
+            return None, f"{run_dir} was made with another config ({', '.join(changed[:5])} differ)"
+    return stamp, ""
 
 
 def new_sweep_dir(root: Path) -> Path:

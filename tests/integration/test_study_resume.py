@@ -1,0 +1,79 @@
+"""A study killed mid-sweep and run again keeps its finished runs and trains only the rest, as a user
+would do it: ``python -m bot_repro.experiment run`` in a subprocess, SIGKILL to its process group."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot_repro import report_folder
+from bot_repro.run_folder import read_run_json, status
+from tests.conftest import REPO
+
+EXPERIMENT = """\
+# @package _global_
+defaults:
+  - override /model: mini_qwen2
+  - override /task: mini
+  - override /reward: mini_progress
+  - override /trainer: mini
+experiment_name: two_seeds
+logger: {wandb_mode: disabled, progress_bar: false}
+hydra:
+  sweeper:
+    params:
+      algorithm: grpo
+      seed: 0,1
+  sweep:
+    subdir: ${hydra.job.num}_s${seed}
+report:
+  shows: one algorithm, two seeds
+  plot: {kind: curves, metric: eval/success_rate, hue: algorithm.name}
+"""
+
+
+def _run(common: list[str], **kw) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "bot_repro.experiment", "run", "two_seeds", "debug=smoke", *common]
+    return subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, **kw)
+
+
+@pytest.mark.slow
+def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Path):
+    conf = tmp_path / "conf"
+    (conf / "experiment").mkdir(parents=True)
+    (conf / "experiment" / "two_seeds.yaml").write_text(EXPERIMENT)
+    common = ["--conf-dir", str(conf), "--runs-root", str(tmp_path / "runs")]
+    root = tmp_path / "runs" / "two_seeds"
+
+    first = _run(common)
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and first.poll() is None:
+        runs = sorted(root.glob("*/sweep/0_s0"))
+        if runs and status(runs[0]) == "completed" and status(runs[0].parent / "1_s1") == "running":
+            break  # the first job is done and the second is training: kill the study there
+        time.sleep(0.2)
+    assert first.poll() is None, "the study ended before it could be killed:\n" + first.stdout.read()[-3000:]
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait(timeout=30)
+    (stamp,) = sorted(p.parent for p in root.glob("*/sweep"))
+    done, stopped = stamp / "sweep" / "0_s0", stamp / "sweep" / "1_s1"
+    kept = read_run_json(done)
+    assert status(stopped) != "completed" and not (stamp / "report").exists()
+
+    again = _run(common)
+    out, _ = again.communicate(timeout=900)
+    assert again.returncode == 0, out[-3000:]
+    assert "continuing the stopped sweep" in out and "completed earlier; kept" in out
+    assert sorted(p.parent for p in root.glob("*/sweep")) == [stamp]  # no new sweep folder
+    assert read_run_json(done) == kept  # the finished run was not touched, let alone retrained
+    assert status(stopped) == "completed" and read_run_json(stopped)["attempts"] == 2
+    doc = report_folder.read_summary(stamp / "report")
+    assert doc["meta"]["continued"] is True
+    assert {p.parent.name for p in (stamp / "report" / "runs").glob("*/metrics.jsonl")} == {"0_s0", "1_s1"}
