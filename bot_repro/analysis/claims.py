@@ -9,12 +9,21 @@ reads it): which committed report, which arms, which metric, which quantity, whi
 - A ``Comparison`` compares arm ``a`` with arm ``b`` (group labels of the report's ``summary.json``) on one
   ``quantity`` (``QUANTITIES``); ``better`` is the side of "no difference" the claim predicts for
   a - b (a / b for ``speedup``). ``metric`` defaults to the report's headline metric.
+- ``planned``: claims pre-registered in experiment files (``report.tests``), one Claim per file, one row
+  per declared test, committed before the runs they judge; a new plan is a new file, never an edit.
 - ``BENCH``: the main figures of each ``results/bench/*.json`` the Speed section prints (dotted keys).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import yaml
+
+from bot_repro.paths import REPO
+
+EXPERIMENTS = REPO / "conf" / "experiment"
 
 # quantity -> (what is compared, the null of the verdict rule)
 QUANTITIES = {
@@ -156,6 +165,35 @@ CLAIMS: tuple[Claim, ...] = (
         for who, arm in (("pooled BoT-GRPO", "arith_bot_pooled"), ("floor_std", "arith_bot_floor"))
     )),
 )
+
+# the keys a test declared in an experiment file's report.tests may set (``report`` is the experiment's own)
+DECLARED = tuple(f.name for f in fields(Comparison) if f.name not in ("report", "level2"))
+
+
+def declared_test(entry: dict, report: str, where: str) -> Comparison:
+    """One entry of ``report.tests`` as a Comparison of the experiment's own report; ValueError naming ``where``."""
+    if not isinstance(entry, dict) or not {"what", "quantity", "a", "b"} <= set(entry) or set(entry) - set(DECLARED):
+        raise ValueError(f"{where}: a declared test is {{what, quantity, a, b[, better, metric]}} (keys "
+                         f"{', '.join(DECLARED)}), got {entry!r}")
+    try:
+        return Comparison(report=report, **{k: str(v) for k, v in entry.items()})
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def planned(folder: Path = EXPERIMENTS) -> tuple[Claim, ...]:
+    """The claims pre-registered in experiment files: every ``<name>.yaml`` whose ``report.tests`` declares
+    tests, as Claim ``<name>`` (its ``report.shows`` as the claim), in name order."""
+    out = []
+    for path in sorted(Path(folder).glob("*.yaml")):
+        block = (yaml.safe_load(path.read_text()) or {}).get("report") or {}
+        if block.get("tests"):
+            where = f"report.tests of conf/experiment/{path.name}"
+            report = str(block.get("results") or path.stem)
+            out.append(Claim(path.stem, str(block.get("shows") or path.stem),
+                             tuple(declared_test(t, report, where) for t in block["tests"])))
+    return tuple(out)
+
 
 # results/bench/<file>: the figures the Speed section prints (dotted paths into the JSON)
 BENCH: dict[str, tuple[str, ...]] = {

@@ -296,8 +296,10 @@ that crossed.
 """
 
 
-def render(root: Path = RESULTS, claims=table.CLAIMS) -> str:
-    """The text of FINDINGS.md for the reports under ``root``."""
+def render(root: Path = RESULTS, claims=None) -> str:
+    """The text of FINDINGS.md for the reports under ``root``: the claim table's claims, then the ones
+    pre-registered in experiment files (``claims.planned``)."""
+    claims = (*table.CLAIMS, *table.planned()) if claims is None else claims
     reports = Reports(root)
     quantities = [f"- `{name}`: {text}; no difference is {number(null)}" for name, (text, null) in table.QUANTITIES.items()]
     lines = [HEADER.rstrip("\n"), "", "What a test compares (its `quantity` in the claim table):", "", *quantities, "", "## Claims", "",

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 from omegaconf import DictConfig, OmegaConf
 
+from bot_repro.analysis import claims
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.figures import sweep
 from bot_repro.figures.pairwise import PairwiseCfg
@@ -54,6 +55,9 @@ class ReportCfg:
     step0: bool = False  # record the starting policy the runs share and the study's per-group numbers
     table: bool = False  # the first summary's numbers in a table below the panels
     pairwise: dict[str, Any] | None = None  # a post-training ABBA evaluation: {experiment, **PairwiseCfg}
+    # the plan's declared tests, each a {what, quantity, a, b, better, metric} (bot_repro.analysis.claims
+    # .declared_test): every one gets a row in results/FINDINGS.md, whatever its verdict
+    tests: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for rule in self.relabel:
@@ -141,6 +145,11 @@ def from_config(name: str, cfg: DictConfig, search_dir: Path | None = None) -> E
         if not source:
             raise ConfigError(f"report.pairwise of {where} must name the experiment whose runs it judges (experiment: NAME)")
         pairwise = (str(source), build_options(PairwiseCfg, raw, f"report.pairwise of {where}"))
+    for entry in rep.tests:
+        try:
+            claims.declared_test(entry, rep.results or name, f"report.tests of {where}")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     if rep.figure is not None and not name.startswith(f"fig{rep.figure}_"):
         raise ConfigError(f"{where}: report.figure={rep.figure}, so its name must start with 'fig{rep.figure}_'")
     return Experiment(name, cfg, rep, plot, reads, pairwise, search_dir)

@@ -10,6 +10,7 @@ import pytest
 from omegaconf import OmegaConf, open_dict
 
 from bot_repro.config import validate
+from bot_repro.config_errors import ConfigError
 from bot_repro.experiment import spec
 from bot_repro.figures import sweep as fsweep
 from bot_repro.figures.runs import CHOICE_PREFIX
@@ -70,6 +71,15 @@ def test_every_experiment_composes_with_a_valid_report_block(name):
     if spec.FIGURE_NAME.match(name):
         assert exp.figure == int(spec.FIGURE_NAME.match(name).group(1)) and exp.report.claim == f"C{exp.figure}"
         assert exp.report.shows and (REPO / "experiments" / name / "README.md").is_file(), name
+
+
+def test_a_plan_with_a_bad_declared_test_fails_at_composition_naming_it():
+    exp = spec.load("mini_demo")
+    cfg = exp.cfg.copy()
+    with open_dict(cfg):
+        cfg.report.tests = [{"what": "x", "quantity": "final", "a": "bot_grpo", "b": "grpo", "better": "higher"}]
+    with pytest.raises(ConfigError, match=r"report.tests of conf/experiment/mini_demo.yaml.*better='higher'; allowed: above, below"):
+        spec.from_config("mini_demo", cfg)
 
 
 def test_figures_are_numbered_one_to_ten_and_resolve_by_number():

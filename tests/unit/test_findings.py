@@ -12,7 +12,7 @@ import pytest
 
 from bot_repro import report_folder
 from bot_repro.analysis import findings
-from bot_repro.analysis.claims import BENCH_HEADER, CLAIMS, Claim, Comparison
+from bot_repro.analysis.claims import BENCH_HEADER, CLAIMS, Claim, Comparison, declared_test, planned
 from bot_repro.experiment.cli import main
 from tests.conftest import REPO
 
@@ -141,3 +141,38 @@ def test_the_speed_section_prints_header_fields_where_a_file_has_them(tmp_path):
     assert "render_per_s 4.25" in react and "abc123 (dirty)" in react and "| false |" in react
     new = next(line for line in lines if "new.json" in line)
     assert "none declared" in new and new.count("n/a") == len(BENCH_HEADER)
+
+
+PLAN = """\
+# @package _global_
+report:
+  shows: a pre-registered plan
+  results: my_plan
+  tests:
+    - {what: a beats b on pass@1, quantity: final, a: a, b: b, metric: eval/pass@1}
+    - {what: b ends below a, quantity: final, a: b, b: a, better: below}
+"""
+
+
+def test_a_plan_declared_in_an_experiment_file_gets_one_row_per_test_before_and_after_its_runs(tmp_path):
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "my_plan.yaml").write_text(PLAN)
+    (plan,) = planned(tmp_path / "conf")
+    assert plan.id == "my_plan" and plan.claim == "a pre-registered plan"
+    assert [(t.what, t.report, t.quantity, t.better) for t in plan.tests] == [
+        ("a beats b on pass@1", "my_plan", "final", "above"), ("b ends below a", "my_plan", "final", "below")]
+    before = [line for line in findings.render(tmp_path, (plan,)).splitlines() if line.startswith("| my_plan")]
+    assert len(before) == 2 and all(findings.NOT_YET in line for line in before)
+    _report(tmp_path, "my_plan", {"a": [0.50, 0.55, 0.60], "b": [0.20, 0.25, 0.22]})
+    after = [line for line in findings.render(tmp_path, (plan,)).splitlines() if line.startswith("| my_plan")]
+    assert len(after) == 2 and all("| supports |" in line for line in after)
+
+
+@pytest.mark.parametrize("entry,match", [
+    ({"what": "x", "quantity": "mean", "a": "a", "b": "b"}, "quantity='mean'; allowed"),
+    ({"what": "x", "quantity": "final", "a": "a"}, r"a declared test is \{what, quantity, a, b"),
+    ({"what": "x", "quantity": "final", "a": "a", "b": "b", "level2": "r"}, "keys what, quantity, a, b, better, metric"),
+])
+def test_a_bad_declared_test_is_refused_naming_it(entry, match):
+    with pytest.raises(ValueError, match=match):
+        declared_test(entry, "r", "report.tests of conf/experiment/x.yaml")
