@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="report folder (default <runs root>/<NAME>/<stamp>/report); findings: the file (default results/FINDINGS.md)")
     ap.add_argument("--runs", type=Path, nargs="+", default=None, help="report: read these run folders")
     ap.add_argument("--subprocess", action="store_true", help="run: train in a child process, its output in a log file")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="run: compose and validate every job, print them, train nothing")
     ap.add_argument("--retrain", action="store_true",
                     help="run: a new sweep, even when the last one stopped (or, judged, is complete)")
     return ap
@@ -92,7 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         names = _names(args.name, args.command, args.conf_dir)
         for name in names:
             out = args.out / name if args.out and len(names) > 1 else args.out
-            if args.command == "run":
+            if args.command == "run" and args.dry_run:
+                runner.dry_run(name, args.overrides, args.conf_dir)
+            elif args.command == "run":
                 runner.run(name, args.overrides, roots, command, out, in_process=not args.subprocess,
                            retrain=args.retrain, search_dir=args.conf_dir)
             elif args.command == "report":

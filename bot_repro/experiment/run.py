@@ -101,6 +101,28 @@ def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_pr
     return time.time() - start
 
 
+def dry_run(name: str, overrides: Sequence[str], search_dir: Path | None = None) -> list[list[str]]:
+    """Every job of ``name``'s sweep composed and validated as ``bot_repro.train`` would (the device
+    left to the machine that trains: a GPU preset checks here), printed one line each, nothing trained."""
+    exp = spec.load(name, overrides, search_dir)
+    cfg, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
+    jobs = sweep.expand_jobs(cfg, args)
+    steps = 0
+    for i, job in enumerate(jobs):
+        try:
+            run_cfg = validate(sweep.without_hydra(sweep.compose_experiment(exp.name, sweep.merge_overrides(args, job))))
+            check_resources(run_cfg, resources_given(overrides), here=False)
+        except ConfigError as exc:
+            raise ConfigError(f"{exp.name}, job {i} ({' '.join(job)}): {exc}") from exc
+        steps += run_cfg.trainer.max_steps
+        res = run_cfg.resources
+        print(f"{i:>3}  {' '.join(o for o in job if not o.startswith('experiment='))}  "
+              f"[{res.name}: {res.device}, {'bf16' if res.bf16 else 'fp32'}, "
+              f"{'vLLM' if res.use_vllm else 'transformers'}; {run_cfg.trainer.max_steps} steps]")
+    print(f"{exp.name}: {len(jobs)} job(s), {steps} training steps in all; valid (dry run: nothing trained)")
+    return jobs
+
+
 def ensure_runs(name: str, overrides: Sequence[str], roots: Roots, in_process: bool, retrain: bool,
                 search_dir: Path | None) -> Path:
     """The runs folder of experiment ``name``, with a completed run of every job of its sweep

@@ -153,3 +153,13 @@ def test_figure2_judges_figure1_runs():
     assert set(exp.pairwise[1].baselines) == {"grpo", "pure", "gspo", "dapo"} and exp.pairwise[1].reference == "bot_grpo"
     fig1 = {(a.split("=")[1]) for j in _jobs("fig1_compile_rate", []) for a in j if a.startswith("algorithm=")}
     assert {exp.pairwise[1].reference, *exp.pairwise[1].baselines} <= fig1  # every judged arm is trained by figure 1
+
+
+def test_a_dry_run_validates_every_job_and_names_the_one_that_fails(capsys):
+    from bot_repro.experiment.run import dry_run
+
+    jobs = dry_run("mini_demo", [])
+    out = capsys.readouterr().out
+    assert len(jobs) == 9 and "mini_demo: 9 job(s), 630 training steps in all; valid" in out
+    with pytest.raises(ConfigError, match=r"mini_demo, job 0 .*trainer.max_steps='x' is not allowed"):
+        dry_run("mini_demo", ["trainer.max_steps=x"])
