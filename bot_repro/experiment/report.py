@@ -11,6 +11,7 @@ their runs share and per-group costs (``study_numbers``).
 
 from __future__ import annotations
 
+import shutil
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from bot_repro.analysis.study_tables import (
     training_shares,
 )
 from bot_repro.analysis.summary import collect_meta, summary_markdown, to_jsonable
+from bot_repro.experiment.machine_load import load_summary
 from bot_repro.experiment.spec import Experiment
 from bot_repro.figures.runs import load_figure_runs, run_table
 from bot_repro.plots.curves import SMOKE_TITLE
@@ -212,6 +214,9 @@ def archive(rep: Report, sources: Sequence[Path], out_dir: Path) -> int:
     policy = report_folder.read_policy(sources[0])
     if policy is not None:
         report_folder.write_policy(target, policy)
+    load = Path(sources[0]) / report_folder.LOAD
+    if load.is_file():
+        shutil.copyfile(load, target / report_folder.LOAD)
     return n
 
 
@@ -222,6 +227,9 @@ def write(rep: Report, sources: Sequence[Path], out_dir: Path, smoke: bool = Fal
     smoke = smoke or is_smoke(rep.frame)
     meta = {**rep.meta, "reused_runs": {str(d): n for d, n in rep.added.items()},
             "archived_runs": archive(rep, sources, out_dir), **(extra_meta or {})}
+    load = load_summary(out_dir / report_folder.ARCHIVE / report_folder.LOAD)
+    if load is not None:
+        meta["load"] = load
     if smoke:
         meta["smoke"] = f"{SMOKE_TITLE}: a few steps of a random-init model; the numbers test the pipeline only"
     meta = paths.portable({**to_jsonable(meta), "machines": rep.machines})  # results/ names no folder of this machine

@@ -30,6 +30,7 @@ from bot_repro.config import validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.experiment import report as reporting
 from bot_repro.experiment import spec
+from bot_repro.experiment.machine_load import LoadRecord
 from bot_repro.experiment.policy import prepare
 from bot_repro.figures import sweep
 from bot_repro.figures.pairwise import run_pairwise
@@ -91,7 +92,8 @@ def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_pr
     watcher.start()
     logfile = None if in_process else sweep_dir.parent / f"{sweep_dir.name}.log"
     try:
-        sweep.run_multirun(args, sweep_dir, in_process=in_process, log=logfile)
+        with LoadRecord(sweep_dir):
+            sweep.run_multirun(args, sweep_dir, in_process=in_process, log=logfile)
     except FigureError as exc:
         raise FigureError(f"{exc}{f'; see {logfile}' if logfile else ''}") from exc
     finally:

@@ -9,7 +9,8 @@ the tests read one shape:
   <report>/runs.csv       one row per run read (provenance)
   <report>/<name>.png|pdf the figure
   <report>/runs/          the archived run records (config, metrics, run.json, first/last rollouts)
-                          and ``policy.json``, the starting policy the runs share
+                          and ``policy.json``, the starting policy the runs share, and ``load.csv``,
+                          the machine's load while they trained (``bot_repro.experiment.machine_load``)
 
 ``meta`` holds the provenance (``REQUIRED_META``: command, git SHA of the runs, date, machine, and the
 experiment's name) and ``machines`` (which hardware made which runs). ``summaries`` holds one
@@ -21,6 +22,7 @@ from bot_repro.report_folder.schema import (
     ARCHIVE,
     FIGURE_SUFFIXES,
     FORMAT_VERSION,
+    LOAD,
     POLICY,
     REQUIRED_META,
     RUNS_TABLE,
@@ -37,6 +39,7 @@ __all__ = [
     "ARCHIVE",
     "FIGURE_SUFFIXES",
     "FORMAT_VERSION",
+    "LOAD",
     "POLICY",
     "REQUIRED_META",
     "RUNS_TABLE",
