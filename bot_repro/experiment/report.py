@@ -148,7 +148,6 @@ def summaries(frame: pd.DataFrame, exp: Experiment) -> list[dict[str, Any]]:
     """``summarise`` of each panel metric the table has (the plot's threshold, none for pairwise win
     rates; speed-ups against ``plot.baseline`` when that value is among the lines), with its curves."""
     settings = exp.plot
-    threshold = None if settings.kind == "pairwise" else settings.threshold
     hue_values = set(map(str, frame[settings.hue].dropna().unique())) if settings.hue in frame else set()
     baseline = settings.baseline if str(settings.baseline) in hue_values else None
     out = []
@@ -157,6 +156,7 @@ def summaries(frame: pd.DataFrame, exp: Experiment) -> list[dict[str, Any]]:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # one seed: empty intervals are expected
+            threshold = None if settings.kind == "pairwise" else settings.threshold_for(metric)
             summary = summarise(frame, metric, threshold, group_by=settings.columns, baseline=baseline,
                                 on=settings.hue if baseline is not None else None)
         summary["curves"] = to_jsonable(mean_curves(frame, metric, settings.columns))

@@ -93,6 +93,7 @@ class PlotCfg:
     panel_order: list[Any] | None = None
     labels: dict[str, str] = field(default_factory=dict)  # value -> legend or panel title
     threshold: float | None = None  # dashed line; also the crossing threshold of the summary
+    thresholds: dict[str, float] = field(default_factory=dict)  # metric_panels: metric -> its own threshold
     baseline: Any = None  # hue value the summary's speed-ups compare against
     ylabel: str = ""
     ylim: list[float] | None = None  # [low, high], e.g. [0, 1] for rates
@@ -106,9 +107,16 @@ class PlotCfg:
             raise ValueError("kind metric_panels needs a non-empty `metrics` list")
         if self.kind != "metric_panels" and not self.metric:
             raise ValueError(f"kind {self.kind} needs `metric`")
+        unknown = sorted(set(self.thresholds) - set(self.panel_metrics))
+        if unknown:
+            raise ValueError(f"thresholds names {unknown}, which are not among the plotted metrics {self.panel_metrics}")
         if self.ylim is not None and len(self.ylim) != 2:
             raise ValueError(f"ylim must be [low, high], got {self.ylim}")
         self.labels = {_text(k): str(v) for k, v in self.labels.items()}  # YAML reads 0.5: ... as a float key
+
+    def threshold_for(self, metric: str) -> float | None:
+        """The crossing threshold (and dashed line) of ``metric``: its own in ``thresholds``, else ``threshold``."""
+        return self.thresholds.get(metric, self.threshold)
 
     @property
     def columns(self) -> list[str]:
@@ -298,9 +306,9 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None,
         ax.set_xlabel("step")
         if cfg.kind == "pairwise":
             _pairwise_ties(ax, rows, cfg)
-        if cfg.threshold is not None:
-            label = f"{cfg.threshold:g}: no preference" if cfg.kind == "pairwise" else f"{cfg.threshold:g} threshold"
-            threshold_line(ax, cfg.threshold, label=label)
+        if (threshold := cfg.threshold_for(metric)) is not None:
+            label = f"{threshold:g}: no preference" if cfg.kind == "pairwise" else f"{threshold:g} threshold"
+            threshold_line(ax, threshold, label=label)
         if not smoke:
             paper = cfg.paper_for(panel)
             _overlay_paper(ax, paper, {v: st.color for v, st in styles.items()}, last_x)

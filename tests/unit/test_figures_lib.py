@@ -211,6 +211,7 @@ def test_curves_with_panels_paper_marks_and_missing_metric(tmp_path):
     ({"kind": "curves"}, "needs `metric`"),
     ({"kind": "curves", "metric": "m", "colour": "red"}, r"unknown key\(s\) \['colour'\]"),
     ({"kind": "curves", "metric": "m", "paper": {"band": [1]}}, "band must be"),
+    ({"kind": "metric_panels", "metrics": ["a"], "thresholds": {"b": 0.5}}, r"thresholds names \['b'\]"),
 ])
 def test_bad_plot_blocks_fail_with_the_reason(raw, match):
     from bot_repro.config_errors import ConfigError
@@ -218,6 +219,12 @@ def test_bad_plot_blocks_fail_with_the_reason(raw, match):
     with pytest.raises(ConfigError, match=match):
         cfg = plot_config(raw, "plot.x")
         cfg.paper_for(None)
+
+
+def test_a_metric_panel_has_its_own_threshold_else_the_common_one():
+    cfg = plot_config({"kind": "metric_panels", "metrics": ["eval/pass@1", "eval/pass@4", "monitor/x"],
+                       "threshold": 0.6, "thresholds": {"eval/pass@1": 0.3}}, "plot.x")
+    assert [cfg.threshold_for(m) for m in cfg.panel_metrics] == [0.3, 0.6, 0.6]
 
 
 def test_nan_free_summary_numbers_are_plain_json(tmp_path):
