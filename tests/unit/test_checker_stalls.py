@@ -1,5 +1,7 @@
 """A stopped math-verify worker (SIGSTOP) costs a batch at most one deadline and a pool rebuild,
-gives no answer a made-up verdict, and leaves the next batch and close() unharmed (issue #43)."""
+gives no answer a made-up verdict, and leaves the next batch and close() unharmed; a check given up
+as stalled is excluded by the AIME and React rewards (issue #43). The React pool's own stall tests
+need Node: tests/integration/test_react_stalls.py."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from bot_repro.rewards.base import RewardCfg
 from bot_repro.tasks import stalls
 from bot_repro.tasks.aime.answer import AnswerChecker, CheckResult
 from bot_repro.tasks.aime.reward import make_aime_reward
+from bot_repro.tasks.react.checker import CheckOutcome
+from bot_repro.tasks.react.reward import ReactReward
 
 TIMEOUT_S = 2.0
 # A rebuild spawns workers that import math-verify: a few seconds on a quiet core, more on a shared
@@ -127,3 +131,12 @@ def test_a_stalled_answer_is_excluded_from_the_aime_reward(monkeypatch):
     out = reward.score(["<final> 7 </final>", "<final> 8 </final>"], [{"answer": "7"}, {"answer": "8"}])
     assert [r.excluded for r in out] == [None, "worker_stalled"]
     assert out[0].components["correct"] == 1.0
+
+
+def test_a_stalled_react_check_is_excluded_from_the_react_reward():
+    reward = ReactReward(RewardCfg(source="react", params={"code_judge": False, "code_judge_lines": False}), {})
+    outcomes = [CheckOutcome(None, False, "stalled", "check worker stopped"),
+                CheckOutcome(None, False, "timeout", "check timed out")]
+    out = reward.score_outcomes(outcomes, [{}, {}])
+    assert [r.excluded for r in out] == ["worker_stalled", None]
+    assert out[1].components["compile_fail"] == -1.0  # a sample's own hang still scores as a failure
