@@ -89,3 +89,14 @@ def test_a_sample_whose_worker_stalls_max_stalls_times_is_given_up_and_a_real_ha
         out = bounded_check(pool, SHORT[:2], timeout_s + RESTART_MARGIN_S, delays_ms=[60_000, 0])
         assert out[0]["stage"] == "timeout" and verdicts(out[1:]) == expected[1:2]
         assert pool.stalls == 1 and pool.restarts == 2
+
+
+def test_close_does_not_wait_for_a_stopped_worker():
+    pool = CheckPool(n_workers=1, eslint=False)
+    (victim,) = pool.pids
+    stop(victim)
+    closer = threading.Thread(target=pool.close, daemon=True)
+    closer.start()
+    closer.join(30)
+    assert not closer.is_alive(), "close() hung on a stopped worker"
+    assert stalls.state(victim) in (None, "Z")

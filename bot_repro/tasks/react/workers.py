@@ -164,8 +164,9 @@ class _Worker:
                 pass
 
     def close(self) -> None:
-        """Ask the worker to exit (EOF on stdin), then kill it if it lingers."""
-        if self.proc and self.proc.poll() is None:
+        """Ask the worker to exit (EOF on stdin), then kill it if it lingers. A stopped worker is killed
+        at once: it would never read the EOF, and closing its stdin waits for a write blocked on it."""
+        if self.proc and self.proc.poll() is None and not self.stopped():
             try:
                 self.proc.stdin.close()
                 self.proc.wait(timeout=5)
