@@ -1,8 +1,9 @@
 """A pool of persistent Node check workers (js/check_worker.mjs) speaking JSON lines.
 
 Owns process lifecycle: start (wait for the worker's ready line), per-sample timeouts, and
-replacement of a crashed or hung worker. A sample whose worker died or hung scores as a failure
-with the reason; the samples queued behind it in the same batch are re-run on the replacement.
+replacement of a crashed, hung or stopped worker. A sample whose worker died or hung scores as a
+failure with the reason; the samples queued behind it in the same batch are re-run on the
+replacement, and so is the sample itself when its worker was stopped (``bot_repro.tasks.stalls``).
 Samples are sent in batches because the worker type-checks a batch in one TypeScript snapshot.
 """
 
@@ -181,7 +182,8 @@ class CheckPool(OwnsProcesses):
 
     ``check(codes, langs)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with
     a failed answer (``stage`` "timeout" or "worker", ``reason``) for a sample whose worker hung
-    past ``timeout_s`` or died. ``langs``: each code's fence tag (jsx/js/javascript: JavaScript,
+    past ``timeout_s`` or died, or "stalled" (no verdict) for one whose worker was stopped at each
+    of ``stalls.MAX_STALLS`` tries. ``langs``: each code's fence tag (jsx/js/javascript: JavaScript,
     never type-checked; otherwise TypeScript when the code has type syntax).
     """
 
