@@ -2,8 +2,8 @@
 
 The React check pool (Node workers) and the math-verify pool give each sample a deadline; a sample
 past it normally scores as a failed check. That is wrong when the worker was *stopped* (state ``T``,
-by SIGSTOP, job control or a cgroup v1 freezer; ``t``, by a debugger): it ran nothing, so the
-timeout says nothing about the sample. A sample cannot stop its own worker (the Node worker only
+by SIGSTOP or job control; ``t``, by a debugger): it ran nothing, so the timeout says nothing about
+the sample. A sample cannot stop its own worker (the Node worker only
 parses, bundles, lints and type-checks its code; math-verify only parses its answer), so a stopped
 process among the worker's at the deadline means infrastructure, and the pools re-run the sample on
 a fresh worker instead of scoring it (issue #43).
