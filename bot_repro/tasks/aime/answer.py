@@ -253,27 +253,32 @@ class AnswerChecker:
     def _any_stopped(self) -> bool:
         return stalls.any_stopped(proc.pid for proc in self._processes())
 
-    def _kill_pool(self) -> None:
+    def _end_pool(self) -> bool:
+        """Kill every process of the pool; False when there was no pool."""
         # ProcessPoolExecutor cannot stop a running call; killing its processes (SIGKILL, which
         # also ends a stopped one) is the only way.
         processes = self._processes()
         pool, self.pool = self.pool, None
         if pool is None:
-            return
+            return False
         for proc in processes:
             proc.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
             proc.join(timeout=5)
-        self.rebuilds += 1
+        return True
+
+    def _kill_pool(self) -> None:
+        if self._end_pool():
+            self.rebuilds += 1
 
     def close(self) -> None:
+        if self.pool is not None and self._any_stopped():
+            # A stopped worker never exits, so the executor's shutdown (also the one at interpreter
+            # exit) would wait for it forever; killing it alone is not enough either, as it may hold
+            # the call queue's lock, and the others would never read their stop message.
+            self._end_pool()
         if self.pool is not None:
-            # A stopped worker never exits, and the executor's shutdown (also the one at interpreter
-            # exit) would wait for it forever: kill it first.
-            for proc in self._processes():
-                if stalls.state(proc.pid) in stalls.STOPPED_STATES:
-                    proc.kill()
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
