@@ -5,6 +5,7 @@ need Node: tests/integration/test_react_stalls.py."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -120,8 +121,13 @@ def test_close_does_not_wait_for_a_stopped_idle_worker():
     stop(victims[0])
     done = threading.Event()
     threading.Thread(target=lambda: (c.close(), done.set()), daemon=True).start()
-    assert done.wait(30), "close() hung on a stopped worker"
-    assert all(stalls.state(pid) in (None, "Z") for pid in victims)
+    try:
+        assert done.wait(30), "close() hung on a stopped worker"
+        assert all(stalls.state(pid) in (None, "Z") for pid in victims)
+    finally:  # else the pool's manager thread would hold up this process's exit
+        for pid in victims:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_stalled_answer_is_excluded_from_the_aime_reward(monkeypatch):
