@@ -98,6 +98,7 @@ bench:
 	$(PY) -m bench.judges
 	$(PY) -m bench.aime
 	$(PY) -m bench.react
+	$(PY) -m bench.stalls
 	$(PY) -m bench.real_model results/bench/real_model.json
 	$(MAKE) install-vllm
 	$(PY) -m bench.vllm_cpu results/bench/vllm_cpu.json

@@ -202,6 +202,7 @@ BENCH: dict[str, tuple[str, ...]] = {
     "judges.json": ("calls_per_s", "throughput_fraction_of_bound", "cache_lookups_per_s"),
     "react.json": ("render_per_s", "compile_lint_pool_per_s"),
     "real_model.json": ("generation_tokens_per_s", "step_s_ours", "trainer_step_ratio_vs_trl"),
+    "stalls.json": ("react_check_pool.stall_s", "react_renderer.stall_s", "aime_pool.stall_s", "arith_pool.stall_s"),
     "vllm_cpu.json": ("generation.speedup_at_real_small", "step_transformers.median.step_s", "step_vllm.median.step_s"),
 }
 # the header fields each bench file is expected to carry (issue #33, "One bench header")

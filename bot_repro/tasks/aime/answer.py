@@ -15,7 +15,11 @@ sympy can still hang on adversarial input. So every math-verify call runs in a w
 a ``ProcessPoolExecutor`` (spawned, so it is safe next to CUDA): the pool waits for its workers to
 start, then at most ``workers`` calls are in flight, each with its own deadline. A call past its deadline is scored wrong with the reason,
 the pool's processes are killed and the pool rebuilt, the other in-flight calls are re-queued,
-and the batch finishes. A worker that crashes is retried once, then scored wrong.
+and the batch finishes. A worker that crashes is retried once, then scored wrong. A call past its
+deadline while a pool process is stopped (SIGSTOP: ``bot_repro.tasks.stalls``) is not the answer's
+fault: it is re-queued like the others, and after ``MAX_STALLS`` such deadlines it is given up
+with ``stalled=True`` (no verdict: the reward excludes it). So one stopped worker costs a batch at
+most one deadline plus a pool rebuild, and a worker found stopped between batches is replaced first.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import os
 import queue
 import re
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bot_repro.tasks import stalls
 from bot_repro.tasks.aime.tags import EXTRACT_TIMEOUT_S, last_boxed
 
 ANSWER_MIN, ANSWER_MAX = 0, 999
@@ -65,6 +70,7 @@ _OPERATOR = re.compile(r"[-+*/^_{}()\[\]|\\!<>]")
 class CheckResult:
     correct: bool
     reason: str | None = None  # why it is wrong (None when correct)
+    stalled: bool = False  # no verdict: its worker was stopped at every try (``correct`` is a placeholder)
 
 
 def stated_numbers(text: str) -> list[str]:
@@ -215,6 +221,7 @@ class AnswerChecker:
         self.context = multiprocessing.get_context(start_method)
         self.pool: ProcessPoolExecutor | None = None
         self.timeouts = 0  # calls scored wrong for running past their deadline (kept for logging)
+        self.stalls = 0  # deadlines passed while a pool process was stopped (re-queued, not scored)
         self.rebuilds = 0
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
@@ -240,20 +247,37 @@ class AnswerChecker:
             wait(starters, timeout=max(0.01, deadline - time.monotonic()))
         return self.pool
 
-    def _kill_pool(self) -> None:
+    def _processes(self) -> list[Any]:
+        return list((getattr(self.pool, "_processes", None) or {}).values())
+
+    def _any_stopped(self) -> bool:
+        return stalls.any_stopped(proc.pid for proc in self._processes())
+
+    def _end_pool(self) -> bool:
+        """Kill every process of the pool; False when there was no pool."""
+        # ProcessPoolExecutor cannot stop a running call; killing its processes (SIGKILL, which
+        # also ends a stopped one) is the only way.
+        processes = self._processes()
         pool, self.pool = self.pool, None
         if pool is None:
-            return
-        # ProcessPoolExecutor cannot stop a running call; killing its processes is the only way.
-        processes = list((getattr(pool, "_processes", None) or {}).values())
+            return False
         for proc in processes:
             proc.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
             proc.join(timeout=5)
-        self.rebuilds += 1
+        return True
+
+    def _kill_pool(self) -> None:
+        if self._end_pool():
+            self.rebuilds += 1
 
     def close(self) -> None:
+        if self.pool is not None and self._any_stopped():
+            # A stopped worker never exits, so the executor's shutdown (also the one at interpreter
+            # exit) would wait for it forever; killing it alone is not enough either, as it may hold
+            # the call queue's lock, and the others would never read their stop message.
+            self._end_pool()
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
@@ -297,6 +321,9 @@ class AnswerChecker:
     def _run_pool(self, pending: deque[tuple[int, int, str]], results: list[CheckResult | None]) -> None:
         inner_timeout = max(1, int(self.timeout_s / 2))  # math-verify's own SIGALRM guard, inside ours
         attempts: dict[int, int] = {}
+        stalled: Counter[int] = Counter()  # per job: deadlines passed while a pool process was stopped
+        if pending and self.pool is not None and self._any_stopped():
+            self._kill_pool()  # stopped between batches: replace it now rather than wait a deadline on it
         inflight: dict[Future, tuple[tuple[int, int, str], float]] = {}
         while pending or inflight:
             pool = self._ensure_pool()
@@ -329,10 +356,20 @@ class AnswerChecker:
                     results[job[0]] = CheckResult(False, f"answer check failed: {type(exc).__name__}: {exc}")
             now = time.monotonic()
             expired = [f for f, (_, deadline) in inflight.items() if deadline <= now and not f.done()]
+            stopped = bool(expired) and self._any_stopped()
             for future in expired:
                 job, _ = inflight.pop(future)
-                self.timeouts += 1
-                results[job[0]] = CheckResult(False, f"answer check timed out after {self.timeout_s:g}s")
+                if not stopped:
+                    self.timeouts += 1
+                    results[job[0]] = CheckResult(False, f"answer check timed out after {self.timeout_s:g}s")
+                    continue
+                self.stalls += 1
+                stalled[job[0]] += 1
+                if stalled[job[0]] < stalls.MAX_STALLS:
+                    pending.appendleft(job)
+                else:
+                    results[job[0]] = CheckResult(False, f"answer checker worker stopped (state T) {stalled[job[0]]} "
+                                                         f"times past the {self.timeout_s:g}s deadline", stalled=True)
             if expired or broken:
                 # the pool's other calls die with it: run them again on the new pool
                 pending.extendleft(job for job, _ in inflight.values())

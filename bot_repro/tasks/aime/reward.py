@@ -133,6 +133,7 @@ class AimeReward:
                         "step_failure": step_failure,
                         "step_source": self.step_source,
                     },
+                    excluded="worker_stalled" if check.stalled else None,
                 )
             )
         return results

@@ -118,7 +118,8 @@ class CheckOutcome:
 
     extraction: Extraction | None
     compiled: bool
-    stage: str | None  # the failing stage: extract, transpile, typecheck, bundle, render, timeout, worker
+    stage: str | None  # the failing stage: extract, transpile, typecheck, bundle, render, timeout, worker,
+    # or stalled (no verdict: the check worker was stopped, bot_repro.tasks.stalls)
     reason: str = ""
     compiler: list[dict] = field(default_factory=list)
     eslint: list[dict] = field(default_factory=list)

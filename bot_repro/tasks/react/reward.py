@@ -133,6 +133,8 @@ class ReactReward:
     def _static(self, out: CheckOutcome) -> RewardResult:
         o = self.options
         res = RewardResult(global_score=0.0, info={**out.summary(), "failure": "" if out.compiled else out.reason})
+        if out.stage == "stalled":  # its check worker was stopped every try: no verdict to train on
+            res.excluded = "worker_stalled"
         # compiled, console_error and blank_render are indicators (logged as rates), not reward terms.
         res.components = {"compile_fail": 0.0 if out.compiled else o.compile_fail_penalty, "eslint": 0.0,
                           "code_judge": 0.0, "vlm_judge": 0.0, "compiled": 1.0 if out.compiled else 0.0,

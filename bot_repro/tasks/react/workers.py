@@ -1,8 +1,9 @@
 """A pool of persistent Node check workers (js/check_worker.mjs) speaking JSON lines.
 
 Owns process lifecycle: start (wait for the worker's ready line), per-sample timeouts, and
-replacement of a crashed or hung worker. A sample whose worker died or hung scores as a failure
-with the reason; the samples queued behind it in the same batch are re-run on the replacement.
+replacement of a crashed, hung or stopped worker. A sample whose worker died or hung scores as a
+failure with the reason; the samples queued behind it in the same batch are re-run on the
+replacement, and so is the sample itself when its worker was stopped (``bot_repro.tasks.stalls``).
 Samples are sent in batches because the worker type-checks a batch in one TypeScript snapshot.
 """
 
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro import ranks
+from bot_repro.tasks import stalls
 from bot_repro.tasks.react.lifecycle import OwnsProcesses
 
 JS_DIR = Path(__file__).resolve().parents[3] / "js"
@@ -128,11 +130,28 @@ class _Worker:
         return self.proc.pid if self.proc else None
 
     def request(self, payload: dict[str, Any]) -> int:
+        """Send a request; the caller's answer deadline bounds it. The line is written by a thread
+        because a stopped worker reads nothing: a request longer than the pipe's buffer (a batch of
+        long apps) would block here forever, before any deadline starts. Killing the worker ends
+        that write (a broken pipe, ignored: the reader's EOF reports the death)."""
+        if self.proc.poll() is not None:
+            raise OSError(f"check worker exited (code {self.proc.returncode})")
         self.next_id += 1
-        payload = {"id": self.next_id, **payload}
-        self.proc.stdin.write(json.dumps(payload) + "\n")
-        self.proc.stdin.flush()
+        line = json.dumps({"id": self.next_id, **payload}) + "\n"
+        threading.Thread(target=self._write, args=(self.proc, line), daemon=True).start()
         return self.next_id
+
+    @staticmethod
+    def _write(proc: subprocess.Popen, line: str) -> None:
+        try:
+            proc.stdin.write(line)
+            proc.stdin.flush()
+        except (OSError, ValueError):  # the worker died or was killed (ValueError: pipe closed here)
+            pass
+
+    def stopped(self) -> bool:
+        """Whether the worker, or a server it waits on (its process group), is stopped (``stalls``)."""
+        return self.proc is not None and stalls.any_stopped(stalls.group(self.proc.pid))
 
     def kill(self) -> None:
         if self.proc:
@@ -146,8 +165,9 @@ class _Worker:
                 pass
 
     def close(self) -> None:
-        """Ask the worker to exit (EOF on stdin), then kill it if it lingers."""
-        if self.proc and self.proc.poll() is None:
+        """Ask the worker to exit (EOF on stdin), then kill it if it lingers. A stopped worker is killed
+        at once: it would never read the EOF, and closing its stdin waits for a write blocked on it."""
+        if self.proc and self.proc.poll() is None and not self.stopped():
             try:
                 self.proc.stdin.close()
                 self.proc.wait(timeout=5)
@@ -162,7 +182,8 @@ class CheckPool(OwnsProcesses):
 
     ``check(codes, langs)`` returns one worker answer per code (dicts, see js/check_worker.mjs), with
     a failed answer (``stage`` "timeout" or "worker", ``reason``) for a sample whose worker hung
-    past ``timeout_s`` or died. ``langs``: each code's fence tag (jsx/js/javascript: JavaScript,
+    past ``timeout_s`` or died, or "stalled" (no verdict) for one whose worker was stopped at each
+    of ``stalls.MAX_STALLS`` tries. ``langs``: each code's fence tag (jsx/js/javascript: JavaScript,
     never type-checked; otherwise TypeScript when the code has type syntax).
     """
 
@@ -180,6 +201,7 @@ class CheckPool(OwnsProcesses):
                         "allowed_imports": list(allowed_imports), "tailwind": tailwind}
         self.startup_timeout_s = startup_timeout_s
         self.restarts = 0
+        self.stalls = 0  # deadlines passed on a stopped worker (re-run, not scored)
         self._lock = threading.Lock()  # one check() at a time: each worker serves one request
         self._workers: list[_Worker] = []
         self._cleanup_with(CheckPool._close_workers, self._workers)
@@ -219,6 +241,7 @@ class CheckPool(OwnsProcesses):
         fences = frozenset(self._workers[0].ready.get("js_fences", ()))
         todo: collections.deque[list[int]] = collections.deque(balanced_chunks(codes, langs, size, fences))
         todo_lock = threading.Lock()
+        stalled: collections.Counter = collections.Counter()  # per sample: deadlines passed on a stopped worker
 
         def serve(worker: _Worker) -> None:
             while True:
@@ -226,7 +249,7 @@ class CheckPool(OwnsProcesses):
                     if not todo:
                         return
                     chunk = todo.popleft()
-                leftover = self._run_chunk(worker, chunk, items, results)
+                leftover = self._run_chunk(worker, chunk, items, results, stalled)
                 if leftover:
                     with todo_lock:
                         todo.append(leftover)
@@ -235,8 +258,14 @@ class CheckPool(OwnsProcesses):
             list(ex.map(serve, self._workers))
         return results  # type: ignore[return-value]
 
-    def _run_chunk(self, worker: _Worker, chunk: list[int], items: list[dict], results: list) -> list[int]:
-        """Run ``chunk`` on ``worker``; return the indices left unanswered after a failure."""
+    def _run_chunk(self, worker: _Worker, chunk: list[int], items: list[dict], results: list,
+                   stalled: collections.Counter) -> list[int]:
+        """Run ``chunk`` on ``worker``; return the indices left unanswered after a failure.
+
+        A sample past its deadline on a stopped worker (``bot_repro.tasks.stalls``) is not at fault:
+        it goes back with the rest of the chunk, to the replacement, and only after ``MAX_STALLS``
+        stalls is it given up as ``stage`` "stalled" (no verdict; the reward excludes it).
+        """
         try:
             if worker.proc.poll() is not None:
                 self._restart(worker)
@@ -247,7 +276,16 @@ class CheckPool(OwnsProcesses):
             return []
         for pos, idx in enumerate(chunk):
             answer = self._next_answer(worker, rid, time.monotonic())
-            if answer == "timeout":
+            rerun = chunk[pos + 1:]
+            if answer == "timeout" and worker.stopped():
+                self.stalls += 1
+                stalled[idx] += 1
+                if stalled[idx] < stalls.MAX_STALLS:
+                    rerun = chunk[pos:]
+                else:
+                    results[idx] = failed_result("stalled", f"check worker stopped (state T) for {self.timeout_s:g}s, "
+                                                            f"{stalled[idx]} times; worker replaced")
+            elif answer == "timeout":
                 results[idx] = failed_result("timeout", f"check timed out after {self.timeout_s:g}s; worker replaced")
             elif answer is None:
                 code = worker.proc.poll()
@@ -259,14 +297,14 @@ class CheckPool(OwnsProcesses):
             else:
                 results[idx] = answer
                 continue
-            # The worker is dead or stuck: replace it; the rest of the chunk runs again later.
+            # The worker is dead, stuck or stopped: replace it; the rest of the chunk runs again later.
             try:
                 self._restart(worker)
             except WorkerStartError as exc:
-                for rest in chunk[pos + 1:]:
+                for rest in rerun:
                     results[rest] = failed_result("worker", f"no working check worker: {exc}")
                 return []
-            return chunk[pos + 1:]
+            return rerun
         return []
 
     def _next_answer(self, worker: _Worker, rid: int, started: float) -> dict | str | None:
