@@ -7,7 +7,8 @@ Transient failures are retried up to ``max_retries`` times after
 [0.5, 1] (jitter, so a burst of 429s does not come back in lockstep); a server's Retry-After
 (capped at ``retry_after_max_s``) is waited for when it is longer. When the retries are spent,
 or on a permanent error, ``JudgeCallFailed`` carries the reason; roles turn it into the failure
-values. Identical requests already in flight share one call: a sweep's runs and the repeated
+values. A circuit breaker (``bot_repro.judges.breaker``) sees every attempt: while it is open an
+attempt fails at once (no retries), except its periodic probe. Identical requests already in flight share one call: a sweep's runs and the repeated
 items of a batch pay once. With ``structured_outputs`` the role's reply regex travels in the
 request's params (``params["regex"]``), which backends that can constrain decoding send.
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bot_repro.judges.backends.base import Backend, PermanentError, TransientError
+from bot_repro.judges.breaker import BreakerOpen, CircuitBreaker
 from bot_repro.judges.cache import CachedReply, JudgeCache, cache_key
 from bot_repro.judges.metrics import JudgeMetrics
 from bot_repro.judges.options import JudgeOptions
@@ -52,6 +54,7 @@ class CallRunner:
         metrics: JudgeMetrics,
         failure_log: Path | None = None,
         rng: random.Random | None = None,
+        breaker: CircuitBreaker | None = None,
     ):
         self.opts = opts
         self.backend = backend
@@ -59,6 +62,7 @@ class CallRunner:
         self.metrics = metrics
         self.failure_log = failure_log
         self._rng = rng or random.Random()
+        self.breaker = breaker or CircuitBreaker(opts.breaker_failures, opts.breaker_probe_s, opts.base_url or opts.backend)
         self._sem = asyncio.Semaphore(opts.max_concurrency)
         self._inflight: dict[str, _InFlight] = {}
         self._n_failed = 0
@@ -101,12 +105,10 @@ class CallRunner:
         attempt = 0
         while True:
             try:
-                async with self._sem:
-                    async with asyncio.timeout(self.opts.timeout_s):
-                        reply = await self.backend.complete(messages, params)
-                if not isinstance(reply.text, str):
-                    raise TransientError(f"backend returned a {type(reply.text).__name__}, not text")
+                reply = await self.attempt(messages, params)
                 break
+            except BreakerOpen as exc:  # the server is known not to answer: no retries
+                self._failed(role, str(exc), start)
             except (TransientError, TimeoutError) as exc:
                 reason = str(exc) or f"timeout after {self.opts.timeout_s}s"
                 if attempt >= self.opts.max_retries:
@@ -123,6 +125,34 @@ class CallRunner:
         self.metrics.add_sent(time.monotonic() - start, reply.tokens_in, reply.tokens_out)
         self._cache_put(key, CachedReply(reply.text, reply.tokens_in, reply.tokens_out))
         return reply.text
+
+    async def attempt(self, messages: list[dict[str, Any]], params: dict[str, Any], timeout_s: float | None = None):
+        """One request to the backend within ``timeout_s`` (default ``timeout_s`` of the options), told to
+        the breaker: a reply or a 4xx closes it, no answer counts toward opening it. ``BreakerOpen`` when
+        it is open and this is not the probe's turn."""
+        async with self._sem:
+            probe = self.breaker.is_open
+            self.breaker.check()
+            try:
+                async with asyncio.timeout(timeout_s or self.opts.timeout_s):
+                    reply = await self.backend.complete(messages, params)
+                if not isinstance(reply.text, str):
+                    raise TransientError(f"backend returned a {type(reply.text).__name__}, not text")
+            except (TransientError, TimeoutError) as exc:
+                if getattr(exc, "status", None) != 429:  # a 429 is an answer: the server is up, only busy
+                    self.breaker.failure()
+                else:
+                    self.breaker.success()
+                raise
+            except PermanentError:
+                self.breaker.success()  # a 4xx: the server answered
+                raise
+            except BaseException:  # cancelled (deadline, error propagation) or a backend bug: no verdict
+                if probe:
+                    self.breaker.release()
+                raise
+            self.breaker.success()
+            return reply
 
     # a broken cache (locked past its timeout, disk full) costs money, never the run
     def _cache_get(self, key: str) -> CachedReply | None:

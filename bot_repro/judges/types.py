@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# ``RewardResult.excluded`` of a rollout whose judge call gave no reply (docs/method.md §3)
+JUDGE_OUTAGE = "judge_outage"
+
 
 @dataclass
 class LineImpact:
@@ -32,6 +35,7 @@ class CodeVerdict:
     ok: bool = True
     raw: str = ""
     error: str = ""  # why ok is False: unparseable reply, failed call (after retries), ...
+    failed: bool = False  # the call gave no reply (not a verdict: the rollout must not train on it)
 
 
 @dataclass
@@ -48,6 +52,7 @@ class ScreenshotVerdict:
     ok: bool = True
     raw: str = ""
     error: str = ""  # why ok is False: no screenshot, unparseable reply, failed call, ...
+    failed: bool = False  # a call gave no reply (not a verdict: the rollout must not train on it)
 
 
 @dataclass
