@@ -64,3 +64,23 @@ def test_exclusion_metrics_count_by_reason():
     out = exclusion_metrics(Counter({"judge_outage": 3, "worker_stalled": 1}), groups=2, skipped=False)
     assert out == {"excluded/judge_outage": 3.0, "excluded/worker_stalled": 1.0, "excluded/rollouts": 4.0,
                    "excluded/groups": 2.0, "judge/step_skipped": 0.0}
+
+
+def test_verl_drops_the_group_of_a_masked_excluded_row():
+    """verl's path: the agent loop zeroes an excluded row's mask; its group gets no advantage there either."""
+    from bot_repro.integrations.verl.estimators import make_estimator
+    from bot_repro.integrations.verl.layout import EXCLUDED_KEY, exclusion_info, group_rows, mask_excluded
+
+    info = exclusion_info("judge_outage")
+    assert info == {EXCLUDED_KEY: 1.0, "bot/excluded_judge_outage": 1.0, "bot/excluded_worker_stalled": 0.0}
+    row = {"response_mask": torch.ones(3, dtype=torch.int64)}
+    mask_excluded(row, info)
+    mask_excluded(kept := {"response_mask": torch.ones(3, dtype=torch.int64)}, exclusion_info(None))
+    assert row["response_mask"].sum() == 0 and kept["response_mask"].sum() == 3
+    mask = torch.ones(6, 3)
+    mask[3] = 0  # row 3 (group "b") was excluded
+    groups = group_rows(["b", "a", "c", "b", "a", "c"], mask)
+    assert (groups.n_groups, groups.dropped, sorted(groups.skipped.tolist())) == (2, 1, [0, 3])
+    rewards = torch.cat([torch.tensor([1.0, 0.0, 0.3, 1e6, 0.5, 0.9])[:, None], torch.zeros(6, 3)], dim=1)
+    adv, _ = make_estimator("bot_grpo")(rewards, mask, index=["b", "a", "c", "b", "a", "c"])
+    assert (adv[[0, 3]] == 0).all() and (adv[[1, 2, 4, 5]].abs().sum(1) > 0).all()
