@@ -5,9 +5,12 @@ or refused connections, 5xx and garbage bodies (``TransientError`` other than 42
 a server that answers). Attempts, not calls after their retries: at the shipped timeouts a call
 spends up to half an hour on its retries, while the attempts in flight against a hung server all
 time out together, so the breaker opens after one ``timeout_s``. After ``breaker_failures`` of them
-in a row the breaker opens: attempts fail at once, except one probe every ``breaker_probe_s``
-seconds (the next attempt that comes, or ``JudgeClient.wait_for_recovery``'s ping); the first
-reply closes it. Each change of state logs one WARNING naming the URL.
+in a row the breaker opens. A server that accepts connections and never answers (a stopped
+process) is found sooner: when calls have been waiting ``breaker_probe_s`` seconds with no reply,
+the runner asks the server for ``GET /models`` (``bot_repro.judges.calls``), and no HTTP answer in 5 s
+``trip``s the breaker. Once open, attempts fail at once (those in flight too), except one probe every
+``breaker_probe_s`` seconds (the next attempt that comes, or ``JudgeClient.wait_for_recovery``'s
+ping); the first reply closes it. Each change of state logs one WARNING naming the URL.
 
 Used only on the client's event loop thread; ``was_open`` is read by ``JudgeMetrics.pop``.
 """
@@ -36,6 +39,7 @@ class CircuitBreaker:
         self._streak = 0
         self._next_probe = 0.0
         self._probing = False
+        self.on_open: Callable[[], None] | None = None  # the runner's: abort the attempts in flight
 
     def allow(self) -> bool:
         """May an attempt go out now? Closed: yes. Open: only as the interval's one probe."""
@@ -68,10 +72,18 @@ class CircuitBreaker:
         self._streak += 1
         self._probing = False
         if not self.is_open and self._streak >= self.failures:
-            self.is_open = self.was_open = True
-            self._next_probe = self.clock() + self.probe_s
-            log.warning("judge circuit breaker OPEN for %s after %d attempts in a row without an answer; calls "
-                        "fail at once, one probe every %gs", self.where, self._streak, self.probe_s)
+            self.trip(f"{self._streak} attempts in a row got no answer")
+
+    def trip(self, why: str) -> None:
+        """Open now (``why``: what showed that the server does not answer)."""
+        if self.is_open:
+            return
+        self.is_open = self.was_open = True
+        self._next_probe = self.clock() + self.probe_s
+        log.warning("judge circuit breaker OPEN for %s: %s; calls fail at once, one probe every %gs", self.where,
+                    why, self.probe_s)
+        if self.on_open is not None:
+            self.on_open()
 
     def release(self) -> None:
         """A probe that ended without a verdict on the server (cancelled): the next one may go."""

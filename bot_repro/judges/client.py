@@ -93,20 +93,27 @@ def check_reachable(opts: JudgeOptions, timeout_s: float = PROBE_TIMEOUT_S) -> N
         return
     if opts.preflight_probe == "auto" and not self_hosted(opts.base_url):
         return
-    url = opts.base_url.rstrip("/") + "/models"
-    handlers = [urllib.request.ProxyHandler({})] if self_hosted(opts.base_url) else []  # no proxy for our own hosts
-    try:
-        with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s):
-            return
-    except urllib.error.HTTPError:
-        return  # it answered
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+    reason = no_answer(opts.base_url, timeout_s)
+    if reason is not None:
         raise ConfigError(
-            f"judge.base_url={opts.base_url!r} does not answer (GET {url}: {reason}); start the judge server "
+            f"judge.base_url={opts.base_url!r} does not answer ({reason}); start the judge server "
             "(python -m bot_repro.judges.serve prints the override) or fix judge.base_url "
             "(judge.preflight_probe=never skips this check)"
-        ) from exc
+        )
+
+
+def no_answer(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
+    """None when GET {base_url}/models gets any HTTP answer within ``timeout_s``, else what happened
+    (a refused connection, a timeout, an unresolvable host). Used at preflight and by the breaker."""
+    url = base_url.rstrip("/") + "/models"
+    handlers = [urllib.request.ProxyHandler({})] if self_hosted(base_url) else []  # no proxy for our own hosts
+    try:
+        with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s):
+            return None
+    except urllib.error.HTTPError:
+        return None  # it answered
+    except (urllib.error.URLError, OSError) as exc:
+        return f"GET {url}: {getattr(exc, 'reason', exc)}"
 
 
 class JudgeClient:
@@ -127,7 +134,11 @@ class JudgeClient:
         self._thread.start()
         self._closed = False
         self._deadline: float | None = None  # this step's (begin_step); None outside training
-        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log)
+        liveness = None
+        if opts.backend == "openai" and opts.base_url:  # an OpenAI-style server answers GET /models at once
+            wait_s = min(PROBE_TIMEOUT_S, opts.breaker_probe_s)
+            liveness = lambda: asyncio.to_thread(no_answer, opts.base_url, wait_s)  # noqa: E731
+        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log, liveness=liveness)
         self.roles = Roles(self.runner, self.book, opts, self.metrics)
         try:
             self._run(self.backend.start())
@@ -243,6 +254,7 @@ class JudgeClient:
             return
         try:
             if self._thread.is_alive():
+                asyncio.run_coroutine_threadsafe(self.runner.aclose(), self._loop).result(timeout=30)
                 asyncio.run_coroutine_threadsafe(self.backend.aclose(), self._loop).result(timeout=30)
         finally:
             self._closed = True

@@ -124,6 +124,8 @@ class FakeJudgeServer:
     # -- handlers ----------------------------------------------------------------------------
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
+        while self.hung:
+            await asyncio.sleep(0.01)
         return web.json_response({"object": "list", "data": [{"id": "fake-judge", "object": "model"}]})
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):

@@ -73,6 +73,26 @@ def test_a_hung_server_costs_one_timeout_then_calls_fail_at_once(tmp_path):
     assert metrics["judge/unparseable"] == 0.0
 
 
+def test_a_stopped_server_is_found_before_the_attempts_time_out(tmp_path):
+    """With timeout_s far beyond the breaker's interval (the shipped 300 s vs 30 s), calls that wait an
+    interval with no reply make the client ask GET /models; no answer there either opens the breaker
+    and the calls in flight fail at once, instead of after their timeout."""
+    with running_server() as server, client_for(server, tmp_path, timeout_s=30.0, step_deadline_s=60.0) as judge:
+        server.hung = True
+        verdicts, took = timed(lambda: judge.code_judge(CODE))
+        metrics = judge.pop_metrics()
+        server.hung = False
+    assert all(v.failed for v in verdicts) and took < 1.5  # 0.3 s quiet + 0.3 s GET /models, not 30 s
+    assert metrics["judge/breaker_open"] == 1.0 and metrics["judge/retries"] == 0.0
+
+
+def test_a_busy_server_that_answers_get_models_is_left_alone(tmp_path):
+    """Replies slower than the breaker's interval, but the server answers GET /models: no trip."""
+    with running_server(latency_s=0.8) as server, client_for(server, tmp_path, timeout_s=5.0, step_deadline_s=10.0) as judge:
+        verdicts = judge.code_judge(CODE[:2])
+        assert not judge.outage() and all(v.ok for v in verdicts)
+
+
 def test_recovery_after_a_stop_like_hang(tmp_path):
     """SIGSTOP for a while, then SIGCONT: waiting probes every breaker_probe_s and the first reply closes it."""
     with running_server() as server, client_for(server, tmp_path) as judge:
