@@ -18,6 +18,9 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 - ``GRPOTrainer._metrics``: ``{"train": defaultdict(list), "eval": ...}``, averaged and logged by TRL.
 - ``GRPOTrainer._calculate_rewards`` passing ``log_metric`` to reward functions.
 - ``Trainer._issue_warnings_after_load(load_result)``: overridden to drop the tied-head false alarm.
+- ``Trainer._save_checkpoint(model, trial)``: the checkpoint a judge outage stop saves (``outage``), with
+  the ``on_save`` event after it as ``save_steps`` fires it; ``on_pre_optimizer_step`` (a callback event)
+  for a skipped step.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
 """
