@@ -136,9 +136,25 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.control = self.callback_handler.on_save(self.args, self.state, self.control)
         return str(Path(self.args.output_dir) / f"checkpoint-{self.state.global_step}")
 
+    def _add_to_logged(self, metrics: dict[str, float]) -> None:
+        """Fold a second scoring's judge counters into the values TRL's ``log_metric`` logged for this step
+        (appending them would log the mean of the two passes): counts add up, ``breaker_open`` is the
+        maximum, a mean is averaged."""
+        for name, value in metrics.items():
+            logged = self._metrics["train"][name]
+            if not logged:
+                logged.append(value)
+            elif name == "judge/breaker_open":
+                logged[-1] = max(logged[-1], value)
+            else:
+                logged[-1] = (logged[-1] + value) / 2 if name.endswith("_mean") else logged[-1] + value
+
     def _score_round(self, inputs: list[dict]) -> tuple[dict, ScoredBatch, RoundStats]:
         out = super()._generate_and_score_completions(inputs)
         scored = self.outage.settle(self.token_reward.pop(), self.token_reward.rescore)
+        if scored.metrics:  # judged again after an outage: its judge counters join the step's
+            self._add_to_logged(scored.metrics)
+            scored.metrics = {}
         mask = loss_mask(out)
         local = padded_local_rewards(scored.local_rewards, mask.shape[1], mask.device)
         glob = torch.tensor(scored.global_rewards, dtype=torch.float32, device=mask.device)

@@ -116,7 +116,10 @@ def test_wait_rides_out_a_hang_and_the_run_completes(server, tmp_path):
     run_inprocess(overrides(server, "wait"), run_dir)
     rec = records(run_dir)
     assert json.loads((run_dir / "run.json").read_text())["status"] == "completed"
-    assert rec[1]["judge/waited_s"] > 0.0 and rec[1]["excluded/rollouts"] == 0.0  # judged again: all scored
+    assert rec[1]["excluded/rollouts"] == 0.0  # judged again: all scored
+    # one step's counters, not the mean of its two scoring passes: the wait, the failed first pass's calls
+    assert 0.0 < rec[1]["judge/waited_s"] < 3.0 and rec[1]["judge/failures"] == BATCH
+    assert rec[1]["judge/calls"] == 2 * BATCH and rec[1]["judge/breaker_open"] == 1.0
     assert all(r["step_seconds"] < 3 + 1.0 + 10 for r in rec)  # deadline + hang + a tiny model's step
 
 
