@@ -14,6 +14,7 @@ from bot_repro.judges.types import JUDGE_OUTAGE, CodeJudgeInput
 from bot_repro.rewards.base import REWARD_SOURCES
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
 from bot_repro.trainer.outage import JudgeOutageStop
+from tests.conftest import REPO
 from tests.integration.helpers import SMALL, VarianceReward, run_inprocess
 
 
@@ -135,3 +136,22 @@ def test_stop_checkpoints_and_records_the_outage(server, tmp_path):
     run_inprocess([*overrides(server, "stop"), "resume=true"], run_dir)  # the judge is back: resume completes
     assert [r["step"] for r in records(run_dir)] == [1, 2]
     assert json.loads((run_dir / "run.json").read_text())["status"] == "completed"
+
+
+def test_the_command_line_exits_3_and_prints_the_resume_command(tmp_path):
+    """``python -m bot_repro.train`` with a run that stops for an outage (the stop raised in its place)."""
+    import subprocess
+    import sys
+
+    stop = ("import runpy, bot_repro.config as c\n"
+            "from bot_repro.trainer.outage import JudgeOutageStop\n"
+            "def stopped(cfg):\n"
+            "    raise JudgeOutageStop('judge outage: http://127.0.0.1:9/v1 is not answering')\n"
+            "c.validate = stopped\n"
+            "runpy.run_module('bot_repro.train', run_name='__main__')\n")
+    run_dir = tmp_path / "r"
+    args = ["task=mini", "trainer.max_steps=3", f"hydra.run.dir={run_dir}"]
+    proc = subprocess.run([sys.executable, "-c", stop, *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 3, proc.stderr[-2000:]
+    assert "http://127.0.0.1:9/v1 is not answering" in proc.stderr
+    assert f"python -m bot_repro.train task=mini trainer.max_steps=3 hydra.run.dir={run_dir} resume=true" in proc.stderr
