@@ -49,10 +49,9 @@ from bot_repro.judges.types import (
 T = TypeVar("T")
 FAILURE_LOG = "judge_failures.jsonl"
 log = logging.getLogger("bot_repro.judges")
-PING = [user(text("Reply with OK."))]  # the circuit breaker's probe while a step waits
-
 
 PROBE_TIMEOUT_S = 5.0
+PING = [user(text("Reply with OK."))]  # the circuit breaker's probe while a step waits
 DEADLINE = "judge step deadline passed (judge.step_deadline_s)"
 
 
@@ -175,7 +174,12 @@ class JudgeClient:
         if not tasks:
             return []
         deadline = self._deadline if self._deadline is not None else time.monotonic() + self.opts.step_deadline_s
-        _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+        try:
+            _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+        except asyncio.CancelledError:  # the caller gave up (Ctrl-C in a notebook): so do the calls
+            for task in tasks:
+                task.cancel()
+            raise
         for task in pending:
             task.cancel()
         if pending:
