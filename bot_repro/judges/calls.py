@@ -182,7 +182,7 @@ class CallRunner:
             stop.cancel()
             if not task.done():
                 task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+            await asyncio.gather(task, return_exceptions=True)  # its outcome is retrieved in every case
         if task.done() and not task.cancelled():
             return task.result()
         raise BreakerOpen(f"circuit breaker opened for {self.breaker.where} while this call waited")
