@@ -25,11 +25,13 @@ from bot_repro.models import preflight as model_preflight
 from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
+from bot_repro.rewards.base import JUDGE_OUTAGE
 from bot_repro.run_folder import config_path, has_metrics, run_json_path, status
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer import distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
+from bot_repro.trainer.outage import JudgeOutageStop
 from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
 from bot_repro.trainer.vllm_engine import VllmEngineError
 
@@ -124,6 +126,9 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
             trainer, metrics, judge = build_trainer(run_cfg, run_dir, time.time())
             state.attach(trainer, metrics)
             trainer.train(resume_from_checkpoint=str(state.checkpoint) if state.checkpoint else None)
+    except JudgeOutageStop as exc:
+        record.finish("failed", error=str(exc), stopped_for=JUDGE_OUTAGE)
+        raise
     except BaseException as exc:
         record.finish(RunRecord.status_for(exc), error=distributed.describe(exc))
         raise
@@ -135,6 +140,12 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     if is_main():
         print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
     return run_dir
+
+
+def resume_command(overrides: Sequence[str], run_dir: Path) -> str:
+    """The command that resumes the run in ``run_dir`` started with ``overrides``."""
+    kept = [o for o in overrides if o.split("=", 1)[0].lstrip("+~") not in ("hydra.run.dir", "resume")]
+    return " ".join(["python -m bot_repro.train", *kept, f"hydra.run.dir={run_dir}", "resume=true"])
 
 
 def _discard_if_unused(run_dir: Path) -> None:
@@ -156,6 +167,11 @@ def main(cfg: DictConfig) -> None:
     except RanksFailed as exc:
         print(f"run failed: {exc}", file=sys.stderr)
         sys.exit(1)
+    except JudgeOutageStop as exc:
+        if is_main():
+            print(f"run stopped: {exc}. Once the judge answers, resume with:\n  "
+                  f"{resume_command(list(hc.overrides.task), run_dir)}", file=sys.stderr)
+        sys.exit(3)
     except (ConfigError, UnknownNameError, ModelUnavailableError, VllmEngineError) as exc:
         if not is_main():  # rank 0 reports it and tidies the folder
             sys.exit(2)

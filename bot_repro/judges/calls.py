@@ -7,7 +7,11 @@ Transient failures are retried up to ``max_retries`` times after
 [0.5, 1] (jitter, so a burst of 429s does not come back in lockstep); a server's Retry-After
 (capped at ``retry_after_max_s``) is waited for when it is longer. When the retries are spent,
 or on a permanent error, ``JudgeCallFailed`` carries the reason; roles turn it into the failure
-values. Identical requests already in flight share one call: a sweep's runs and the repeated
+values. A circuit breaker (``bot_repro.judges.breaker``) sees every attempt: while it is open an
+attempt fails at once (no retries), except its periodic probe, and when it opens the attempts in
+flight fail too. With a ``liveness`` check (the client's ``GET /models`` for an OpenAI-style server),
+a watchdog asks it whenever attempts have waited ``breaker_probe_s`` with no reply from the server,
+and trips the breaker when it gets no answer either. Identical requests already in flight share one call: a sweep's runs and the repeated
 items of a batch pay once. With ``structured_outputs`` the role's reply regex travels in the
 request's params (``params["regex"]``), which backends that can constrain decoding send.
 """
@@ -20,11 +24,13 @@ import logging
 import random
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from bot_repro.judges.backends.base import Backend, PermanentError, TransientError
+from bot_repro.judges.breaker import BreakerOpen, CircuitBreaker
 from bot_repro.judges.cache import CachedReply, JudgeCache, cache_key
 from bot_repro.judges.metrics import JudgeMetrics
 from bot_repro.judges.options import JudgeOptions
@@ -52,6 +58,8 @@ class CallRunner:
         metrics: JudgeMetrics,
         failure_log: Path | None = None,
         rng: random.Random | None = None,
+        breaker: CircuitBreaker | None = None,
+        liveness: Callable[[], Awaitable[str | None]] | None = None,
     ):
         self.opts = opts
         self.backend = backend
@@ -59,6 +67,13 @@ class CallRunner:
         self.metrics = metrics
         self.failure_log = failure_log
         self._rng = rng or random.Random()
+        self.breaker = breaker or CircuitBreaker(opts.breaker_failures, opts.breaker_probe_s, opts.base_url or opts.backend)
+        self.breaker.on_open = self._abort_in_flight
+        self.liveness = liveness  # None, or why the server gave no HTTP answer to a cheap request
+        self._aborted = asyncio.Event()  # set when the breaker opens: the attempts in flight give up
+        self._at_server = 0  # attempts waiting for the backend now
+        self._last_heard = time.monotonic()  # the last reply, or when the first waiting attempt went out
+        self._watchdog: asyncio.Task | None = None
         self._sem = asyncio.Semaphore(opts.max_concurrency)
         self._inflight: dict[str, _InFlight] = {}
         self._n_failed = 0
@@ -101,12 +116,10 @@ class CallRunner:
         attempt = 0
         while True:
             try:
-                async with self._sem:
-                    async with asyncio.timeout(self.opts.timeout_s):
-                        reply = await self.backend.complete(messages, params)
-                if not isinstance(reply.text, str):
-                    raise TransientError(f"backend returned a {type(reply.text).__name__}, not text")
+                reply = await self.attempt(messages, params)
                 break
+            except BreakerOpen as exc:  # the server is known not to answer: no retries
+                self._failed(role, str(exc), start)
             except (TransientError, TimeoutError) as exc:
                 reason = str(exc) or f"timeout after {self.opts.timeout_s}s"
                 if attempt >= self.opts.max_retries:
@@ -123,6 +136,88 @@ class CallRunner:
         self.metrics.add_sent(time.monotonic() - start, reply.tokens_in, reply.tokens_out)
         self._cache_put(key, CachedReply(reply.text, reply.tokens_in, reply.tokens_out))
         return reply.text
+
+    async def attempt(self, messages: list[dict[str, Any]], params: dict[str, Any], timeout_s: float | None = None):
+        """One request to the backend within ``timeout_s`` (default ``timeout_s`` of the options), told to
+        the breaker: a reply or a 4xx closes it, no answer counts toward opening it. ``BreakerOpen`` when
+        it is open and this is not the probe's turn."""
+        async with self._sem:
+            probe = self.breaker.is_open
+            self.breaker.check()
+            self._waiting(+1)
+            try:
+                async with asyncio.timeout(timeout_s or self.opts.timeout_s):
+                    work = self.backend.complete(messages, params)
+                    reply = await (work if probe else self._unless_aborted(work, self._aborted))
+                self._last_heard = time.monotonic()
+                if not isinstance(reply.text, str):
+                    raise TransientError(f"backend returned a {type(reply.text).__name__}, not text")
+            except (TransientError, TimeoutError) as exc:
+                if getattr(exc, "status", None) is not None:
+                    self._last_heard = time.monotonic()  # an HTTP status: the server is there
+                if getattr(exc, "status", None) != 429:  # a 429 is an answer: the server is up, only busy
+                    self.breaker.failure()
+                else:
+                    self.breaker.success()
+                raise
+            except PermanentError:
+                self._last_heard = time.monotonic()
+                self.breaker.success()  # a 4xx: the server answered
+                raise
+            except BaseException:  # cancelled (deadline, error propagation), aborted, or a backend bug
+                if probe:
+                    self.breaker.release()
+                raise
+            finally:
+                self._waiting(-1)
+            self.breaker.success()
+            return reply
+
+    async def _unless_aborted(self, work: Awaitable, aborted: asyncio.Event):
+        """``work``'s result, or ``BreakerOpen`` as soon as the breaker opens (``aborted`` is set)."""
+        task, stop = asyncio.ensure_future(work), asyncio.ensure_future(aborted.wait())
+        try:
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            if not task.done():
+                task.cancel()
+            await asyncio.gather(task, return_exceptions=True)  # its outcome is retrieved in every case
+        if task.done() and not task.cancelled():
+            return task.result()
+        raise BreakerOpen(f"circuit breaker opened for {self.breaker.where} while this call waited")
+
+    def _abort_in_flight(self) -> None:
+        self._aborted.set()
+        self._aborted = asyncio.Event()  # for the probes and the attempts after the breaker closes
+
+    def _waiting(self, delta: int) -> None:
+        if delta > 0 and self._at_server == 0:
+            self._last_heard = time.monotonic()  # silence counts from when someone waits
+        self._at_server += delta
+        if self._at_server and self.liveness is not None and (self._watchdog is None or self._watchdog.done()):
+            self._watchdog = asyncio.ensure_future(self._watch())
+
+    async def aclose(self) -> None:
+        if self._watchdog is not None and not self._watchdog.done():
+            self._watchdog.cancel()
+            await asyncio.gather(self._watchdog, return_exceptions=True)
+
+    async def _watch(self) -> None:
+        """While attempts wait: after ``breaker_probe_s`` with no reply, ask ``liveness``; no answer trips
+        the breaker (a stopped server accepts connections and answers nothing; each attempt alone would
+        wait its whole ``timeout_s``)."""
+        quiet_s = self.opts.breaker_probe_s
+        while self._at_server and not self.breaker.is_open:
+            left = self._last_heard + quiet_s - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)
+                continue
+            why = await self.liveness()
+            if why is None:
+                self._last_heard = time.monotonic()  # alive, only slow: wait another interval
+            elif self._at_server and time.monotonic() - self._last_heard >= quiet_s:
+                self.breaker.trip(f"calls waited {quiet_s:g}s with no reply and {why}")
 
     # a broken cache (locked past its timeout, disk full) costs money, never the run
     def _cache_get(self, key: str) -> CachedReply | None:

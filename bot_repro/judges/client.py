@@ -3,29 +3,38 @@
 The async machinery runs on a private event loop in a daemon thread, so the sync methods work
 from the trainer, from scripts and from Jupyter (whose own loop is left alone). Each batch
 method fans its items out concurrently; the bound on calls in flight is global to the client.
+
+A batch never outlives its step's deadline: ``begin_step()`` starts a budget of
+``judge.step_deadline_s`` that every batch call until the next ``begin_step`` shares (a call
+outside training gets the whole budget); items still unanswered when it passes are cancelled and
+come back as failed calls (``failed=True`` verdicts, None step labels), never as failure values.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import socket
 import sqlite3
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 from bot_repro.config_errors import ConfigError
-from bot_repro.judges.backends import JUDGE_BACKENDS, Backend
+from bot_repro.judges.abba import ABBA_ORDER, abba_result
+from bot_repro.judges.backends import JUDGE_BACKENDS, Backend, PermanentError, TransientError
+from bot_repro.judges.breaker import BreakerOpen
 from bot_repro.judges.cache import JudgeCache
 from bot_repro.judges.calls import CallRunner
 from bot_repro.judges.metrics import JudgeMetrics
 from bot_repro.judges.options import JudgeOptions, parse_options
-from bot_repro.judges.prompts import PromptBook
+from bot_repro.judges.prompts import PromptBook, text, user
 from bot_repro.judges.roles import SCREENSHOT_MODES, STEP_STRATEGIES, Roles, check_choice
 from bot_repro.judges.types import (
     CodeJudgeInput,
@@ -39,9 +48,11 @@ from bot_repro.judges.types import (
 
 T = TypeVar("T")
 FAILURE_LOG = "judge_failures.jsonl"
-
+log = logging.getLogger("bot_repro.judges")
 
 PROBE_TIMEOUT_S = 5.0
+PING = [user(text("Reply with OK."))]  # the circuit breaker's probe while a step waits
+DEADLINE = "judge step deadline passed (judge.step_deadline_s)"
 
 
 def preflight(opts: JudgeOptions) -> None:
@@ -81,20 +92,27 @@ def check_reachable(opts: JudgeOptions, timeout_s: float = PROBE_TIMEOUT_S) -> N
         return
     if opts.preflight_probe == "auto" and not self_hosted(opts.base_url):
         return
-    url = opts.base_url.rstrip("/") + "/models"
-    handlers = [urllib.request.ProxyHandler({})] if self_hosted(opts.base_url) else []  # no proxy for our own hosts
-    try:
-        with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s):
-            return
-    except urllib.error.HTTPError:
-        return  # it answered
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+    reason = no_answer(opts.base_url, timeout_s)
+    if reason is not None:
         raise ConfigError(
-            f"judge.base_url={opts.base_url!r} does not answer (GET {url}: {reason}); start the judge server "
+            f"judge.base_url={opts.base_url!r} does not answer ({reason}); start the judge server "
             "(python -m bot_repro.judges.serve prints the override) or fix judge.base_url "
             "(judge.preflight_probe=never skips this check)"
-        ) from exc
+        )
+
+
+def no_answer(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
+    """None when GET {base_url}/models gets any HTTP answer within ``timeout_s``, else what happened
+    (a refused connection, a timeout, an unresolvable host). Used at preflight and by the breaker."""
+    url = base_url.rstrip("/") + "/models"
+    handlers = [urllib.request.ProxyHandler({})] if self_hosted(base_url) else []  # no proxy for our own hosts
+    try:
+        with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s):
+            return None
+    except urllib.error.HTTPError:
+        return None  # it answered
+    except (urllib.error.URLError, OSError) as exc:
+        return f"GET {url}: {getattr(exc, 'reason', exc)}"
 
 
 class JudgeClient:
@@ -114,7 +132,12 @@ class JudgeClient:
         self._thread = threading.Thread(target=self._loop.run_forever, name="judge-loop", daemon=True)
         self._thread.start()
         self._closed = False
-        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log)
+        self._deadline: float | None = None  # this step's (begin_step); None outside training
+        liveness = None
+        if opts.backend == "openai" and opts.base_url:  # an OpenAI-style server answers GET /models at once
+            wait_s = min(PROBE_TIMEOUT_S, opts.breaker_probe_s)
+            liveness = lambda: asyncio.to_thread(no_answer, opts.base_url, wait_s)  # noqa: E731
+        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log, liveness=liveness)
         self.roles = Roles(self.runner, self.book, opts, self.metrics)
         try:
             self._run(self.backend.start())
@@ -145,36 +168,97 @@ class JudgeClient:
             future.cancel()  # e.g. KeyboardInterrupt in a notebook: stop the batch's calls too
             raise
 
-    async def _gather(self, coros: list[Coroutine[Any, Any, T]]) -> list[T]:
-        return list(await asyncio.gather(*coros))
+    async def _gather(self, coros: list[Coroutine[Any, Any, T]], cut: Callable[[], T]) -> list[T]:
+        """The coroutines' results; those unfinished at the step deadline are cancelled and give ``cut()``."""
+        tasks = [asyncio.ensure_future(c) for c in coros]
+        if not tasks:
+            return []
+        deadline = self._deadline if self._deadline is not None else time.monotonic() + self.opts.step_deadline_s
+        try:
+            _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+        except asyncio.CancelledError:  # the caller gave up (Ctrl-C in a notebook): so do the calls
+            for task in tasks:
+                task.cancel()
+            raise
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+            self.metrics.add(deadline_cut=len(pending))
+            log.warning("judge step deadline (judge.step_deadline_s=%gs) passed with %d of %d items unanswered by "
+                        "%s; they are excluded from training, not scored", self.opts.step_deadline_s, len(pending),
+                        len(tasks), self.where)
+        return [cut() if task in pending else task.result() for task in tasks]
+
+    def begin_step(self) -> None:
+        """Start one training step's judge budget (``judge.step_deadline_s``, shared by its batch calls)."""
+        self._deadline = time.monotonic() + self.opts.step_deadline_s
+
+    @property
+    def where(self) -> str:
+        """The judge server's URL (the backend's name when it has none), as outage messages name it."""
+        return self.runner.breaker.where
+
+    def outage(self) -> bool:
+        """The circuit breaker is open: the server is not answering."""
+        return self.runner.breaker.is_open
+
+    def wait_for_recovery(self, max_s: float) -> bool:
+        """Wait, probing every ``judge.breaker_probe_s``, until the breaker closes (True) or ``max_s``
+        seconds have passed (False); the seconds waited go into ``judge/waited_s``."""
+        start = time.monotonic()
+        try:
+            return self._run(self._recover(start + max_s))
+        finally:
+            self.metrics.add(waited_s=time.monotonic() - start)
+
+    async def _recover(self, until: float) -> bool:
+        breaker = self.runner.breaker
+        while breaker.is_open:
+            now = time.monotonic()
+            if now >= until:
+                return False
+            await asyncio.sleep(min(breaker.seconds_to_probe(), until - now))
+            if time.monotonic() >= until:
+                return not breaker.is_open
+            try:
+                await self.runner.attempt(PING, {"temperature": 0.0, "max_tokens": 1},
+                                          timeout_s=min(self.opts.timeout_s, max(0.1, until - time.monotonic())))
+            except (BreakerOpen, TransientError, PermanentError, TimeoutError):
+                continue  # the breaker has counted it
+        return True
 
     def check_credentials(self) -> None:
         """Raise ``ConfigError`` naming the missing environment variable; call before training."""
         self.backend.check_credentials()
 
     def code_judge(self, items: list[CodeJudgeInput], with_lines: bool = True) -> list[CodeVerdict]:
-        return self._run(self._gather([self.roles.code(item, with_lines) for item in items]))
+        cut = lambda: CodeVerdict(score=0.0, ok=False, error=DEADLINE, failed=True)  # noqa: E731
+        return self._run(self._gather([self.roles.code(item, with_lines) for item in items], cut))
 
     def screenshot_judge(self, items: list[ScreenshotInput], mode: str = "global") -> list[ScreenshotVerdict]:
         check_choice(mode, SCREENSHOT_MODES, "screenshot judge mode")
-        return self._run(self._gather([self.roles.screenshot(item, mode) for item in items]))
+        cut = lambda: ScreenshotVerdict(score=0.0, ok=False, error=DEADLINE, failed=True)  # noqa: E731
+        return self._run(self._gather([self.roles.screenshot(item, mode) for item in items], cut))
 
     def pairwise_abba(self, items: list[PairInput]) -> list[PairResult]:
-        return self._run(self._gather([self.roles.pair(item) for item in items]))
+        return self._run(self._gather([self.roles.pair(item) for item in items], lambda: abba_result([""] * len(ABBA_ORDER))))
 
-    def step_judge(self, items: list[StepJudgeInput], strategy: str = "error_propagation") -> list[list[int]]:
+    def step_judge(self, items: list[StepJudgeInput], strategy: str = "error_propagation") -> list[list[int] | None]:
+        """One label list per item, None for an item whose calls gave no reply (``bot_repro.judges.roles``)."""
         check_choice(strategy, STEP_STRATEGIES, "step judge strategy")
-        return self._run(self._gather([self.roles.steps(item, strategy) for item in items]))
+        return self._run(self._gather([self.roles.steps(item, strategy) for item in items], lambda: None))
 
     def pop_metrics(self) -> dict[str, float]:
         """Counters since the last pop (see ``bot_repro.judges.metrics``), for ``metrics.jsonl``."""
-        return self.metrics.pop()
+        return {**self.metrics.pop(), "judge/breaker_open": float(self.runner.breaker.pop_was_open())}
 
     def close(self) -> None:
         if self._closed:
             return
         try:
             if self._thread.is_alive():
+                asyncio.run_coroutine_threadsafe(self.runner.aclose(), self._loop).result(timeout=30)
                 asyncio.run_coroutine_threadsafe(self.backend.aclose(), self._loop).result(timeout=30)
         finally:
             self._closed = True

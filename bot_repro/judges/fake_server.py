@@ -6,6 +6,9 @@ with optional Retry-After, a delay, a truncated or garbage body), otherwise asks
 The default responder is a deterministic stand-in, not a judge: it recognises the reply format
 a prompt asks for (VERDICT, WINNER, LINE_ANALYSIS, SCORE) and answers well-formed values derived
 from a hash of the request. Requests are recorded in a backend-neutral form for assertions.
+Outage modes, set from any thread: ``hung`` (connections are accepted, nothing is answered until it
+is cleared: a server stopped with SIGSTOP), ``storm_status`` (every request answers that status,
+e.g. 503) and ``latency_s`` (a slow server).
 
 Run standalone: ``python -m bot_repro.judges.fake_server --port 8123 --latency 0.05``.
 """
@@ -59,6 +62,8 @@ class FakeJudgeServer:
         self.requests: list[dict[str, Any]] = []
         self.in_flight = 0  # requests being answered now; max_in_flight checks the client's bound
         self.max_in_flight = 0
+        self.hung = False
+        self.storm_status: int | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -119,14 +124,20 @@ class FakeJudgeServer:
     # -- handlers ----------------------------------------------------------------------------
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
+        while self.hung:
+            await asyncio.sleep(0.01)
         return web.json_response({"object": "list", "data": [{"id": "fake-judge", "object": "model"}]})
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
         self.requests.append(neutral)
         action = self.script.popleft() if self.script else Action("reply", text="", delay_s=self.latency_s)
+        if self.storm_status is not None:
+            action = error(self.storm_status)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            while self.hung:  # the request waits, as on a stopped process, and is answered once it resumes
+                await asyncio.sleep(0.01)
             if action.delay_s:
                 await asyncio.sleep(action.delay_s)
         finally:

@@ -2,9 +2,13 @@
 
 Counted per logical request: ``calls`` (every request a role makes, cache hits included),
 ``cache_hits`` (answered from the on-disk cache or by an identical request already in flight:
-paid once), ``failures`` (requests that gave no usable answer: the call failed after its retries,
-or the reply could not be parsed), ``retries`` (extra attempts), tokens in/out as reported by the
-backend for calls actually sent, and the mean latency of those calls (retries and backoff included).
+paid once), ``failures`` (requests that gave no reply: retries spent, a permanent error, or refused
+by the open circuit breaker), ``unparseable`` (replies that could not be parsed: verdicts with the
+documented failure values, not outages), ``deadline_cut`` (batch items cancelled by the step
+deadline), ``retries`` (extra attempts), tokens in/out as reported by the backend for calls actually
+sent, the mean latency of those calls (retries and backoff included) and ``waited_s`` (seconds a
+step waited for the breaker to close, ``JudgeClient.wait_for_recovery``). ``JudgeClient.pop_metrics``
+adds ``judge/breaker_open``: 1 when the breaker was open at any time since the last pop.
 """
 
 from __future__ import annotations
@@ -21,13 +25,16 @@ class JudgeMetrics:
         self.calls = 0
         self.cache_hits = 0
         self.failures = 0
+        self.unparseable = 0
+        self.deadline_cut = 0
+        self.waited_s = 0.0
         self.retries = 0
         self.tokens_in = 0
         self.tokens_out = 0
         self._latency_sum = 0.0
         self._latency_n = 0
 
-    def add(self, **counts: int) -> None:
+    def add(self, **counts: float) -> None:
         with self._lock:
             for name, value in counts.items():
                 setattr(self, name, getattr(self, name) + value)
@@ -45,6 +52,9 @@ class JudgeMetrics:
                 "judge/calls": float(self.calls),
                 "judge/cache_hits": float(self.cache_hits),
                 "judge/failures": float(self.failures),
+                "judge/unparseable": float(self.unparseable),
+                "judge/deadline_cut": float(self.deadline_cut),
+                "judge/waited_s": float(self.waited_s),
                 "judge/retries": float(self.retries),
                 "judge/tokens_in": float(self.tokens_in),
                 "judge/tokens_out": float(self.tokens_out),

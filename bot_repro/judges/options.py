@@ -17,6 +17,7 @@ from bot_repro.config_errors import ConfigError, build_options
 
 BACKENDS = ("openai", "anthropic", "bedrock", "hf_local", "loopback")
 PROBES = ("auto", "always", "never")
+OUTAGE_POLICIES = ("wait", "stop", "skip")  # judge.on_outage: what a step does while the breaker is open
 DISABLED = "none"  # conf/judge/none.yaml: no judge client is built
 
 # The checkout's conf/ directory; relative template paths resolve against the repository root.
@@ -69,6 +70,20 @@ class JudgeOptions:
     # the reachability probe at preflight (GET {base_url}/models, openai backend): "auto" probes
     # only self-hosted URLs (a loopback or private address), "always" any, "never" none
     preflight_probe: str = "auto"
+    # A judge outage (bot_repro.judges.breaker; docs/method.md §5 "Judge outages"). The breaker opens
+    # after this many attempts in a row got no answer (timeout, connection error, 5xx) ...
+    breaker_failures: int = 8
+    breaker_probe_s: float = 30.0  # ... and then lets one probe out every this many seconds
+    # the wall-clock bound on one training step's judge work (every batch call of the step together):
+    # ten minutes is several times a healthy server's step at the paper's batch sizes, and it bounds a
+    # hung server's cost per step in minutes where timeout x attempts x calls in sequence is hours.
+    # It must exceed timeout_s, so that a hung server's attempts time out and open the breaker first.
+    step_deadline_s: float = 600.0
+    # what a step does when its judge work ends with the breaker open: wait (no update; wait for the
+    # breaker to close, up to outage_max_wait_s, and judge the same rollouts again; else stop),
+    # stop (checkpoint and stop at once) or skip (no update; the run goes on)
+    on_outage: str = "wait"
+    outage_max_wait_s: float = 1800.0  # a server restart or model reload fits; longer stops the run
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -94,14 +109,24 @@ class JudgeOptions:
             "timeout_s": self.timeout_s,
             "max_tokens": self.max_tokens,
             "step_lookahead": self.step_lookahead,
+            "breaker_failures": self.breaker_failures,
+            "breaker_probe_s": self.breaker_probe_s,
+            "step_deadline_s": self.step_deadline_s,
         }
         for name, value in positive.items():
             if not isinstance(value, int | float) or value <= 0:
                 raise ConfigError(f"judge.{name}={value!r} must be a positive number")
-        for name in ("max_retries", "backoff_base_s", "backoff_max_s", "retry_after_max_s", "loopback_latency_s"):
+        for name in ("max_retries", "backoff_base_s", "backoff_max_s", "retry_after_max_s", "loopback_latency_s",
+                     "outage_max_wait_s"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or value < 0:
                 raise ConfigError(f"judge.{name}={value!r} must be >= 0")
+        if self.step_deadline_s <= self.timeout_s:
+            raise ConfigError(
+                f"judge.step_deadline_s={self.step_deadline_s!r} must exceed judge.timeout_s={self.timeout_s!r}: "
+                "a hung server's attempts must time out (and open the circuit breaker) within a step"
+            )
+        check_policy(self.on_outage)
         if not isinstance(self.structured_outputs, bool):
             raise ConfigError(f"judge.structured_outputs={self.structured_outputs!r} must be true or false")
         if self.structured_outputs and self.backend not in ("openai", "loopback"):
@@ -130,6 +155,11 @@ class JudgeOptions:
     def cache_path(self) -> Path:
         base = Path(os.path.expanduser(self.cache_dir)) if self.cache_dir else cache_root() / "judges"
         return base / "judge_cache.sqlite"
+
+
+def check_policy(value: Any) -> None:
+    if value not in OUTAGE_POLICIES:
+        raise ConfigError(f"judge.on_outage={value!r} is not supported; allowed: {', '.join(OUTAGE_POLICIES)}")
 
 
 def parse_options(judge_cfg: dict[str, Any] | None) -> JudgeOptions | None:

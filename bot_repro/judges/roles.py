@@ -1,9 +1,11 @@
 """The four judge roles of docs/method.md §5 as async functions over ``CallRunner``: prompts in, verdicts out.
 
-Failure values (a call that failed after its retries, or a reply that cannot be parsed):
-code and screenshot judges give ``ok=False``, score 0, no lines; a pairwise call gives no vote
-(see ``bot_repro.judges.abba``); a step call gives label 0 (no evidence either way), which also
-means error propagation does not cut the solution there.
+Failure values. A reply that cannot be parsed is a verdict: code and screenshot judges give
+``ok=False``, score 0, no lines; a step call gives label 0 (no evidence either way), which also
+means error propagation does not cut the solution there; a pairwise call gives no vote (see
+``bot_repro.judges.abba``). A call that gave no reply (retries spent, breaker open, step deadline)
+is not a verdict: code and screenshot verdicts say ``failed=True`` and a solution's step labels
+are None, so rewards exclude the rollout (``RewardResult.excluded``) instead of training on a 0.
 
 Step strategies: ``independent`` judges every step in its own call, all in parallel, showing the
 problem and the earlier steps but no verdicts; ``context_aware`` judges the steps of a solution
@@ -59,7 +61,7 @@ class Roles:
             return None, f"judge call failed: {exc}"
 
     def _unparsed(self) -> str:
-        self.metrics.add(failures=1)
+        self.metrics.add(unparseable=1)
         return "unparseable judge reply"
 
     # -- code judge ---------------------------------------------------------------------------
@@ -71,7 +73,7 @@ class Roles:
         prompt = self.book.render(role, prompt=item.prompt, code=number_code(code), n_lines=n_lines)
         reply, error = await self._ask(role, [user(text(prompt))])
         if reply is None:
-            return CodeVerdict(score=0.0, ok=False, error=error)
+            return CodeVerdict(score=0.0, ok=False, error=error, failed=True)
         verdict = parsers.parse_code_reply(reply, n_lines if with_lines else None)
         if not verdict.ok:
             verdict.error = self._unparsed()
@@ -91,7 +93,7 @@ class Roles:
         prompt = self.book.render(role, prompt=item.prompt, code=number_code(code), n_lines=n_lines)
         reply, error = await self._ask(role, [user(text(prompt), image(item.png))])
         if reply is None:
-            return ScreenshotVerdict(score=0.0, ok=False, error=error)
+            return ScreenshotVerdict(score=0.0, ok=False, error=error, failed=True)
         verdict = parsers.parse_screenshot_reply(reply, None if mode == "global" else n_lines)
         if not verdict.ok:
             verdict.error = self._unparsed()
@@ -101,7 +103,7 @@ class Roles:
         first = [user(text(self.book.render("screenshot_two_turn_score", prompt=item.prompt)), image(item.png))]
         reply1, error = await self._ask("screenshot_two_turn_score", first)
         if reply1 is None:
-            return ScreenshotVerdict(score=0.0, ok=False, error=error)
+            return ScreenshotVerdict(score=0.0, ok=False, error=error, failed=True)
         if parsers.parse_score(reply1) is None:  # no fixed score: the line turn would be meaningless
             return ScreenshotVerdict(score=0.0, ok=False, raw=reply1, error=self._unparsed())
         second_prompt = self.book.render(
@@ -110,7 +112,8 @@ class Roles:
         second = [*first, assistant(reply1), user(text(second_prompt))]
         reply2, error = await self._ask("screenshot_two_turn_lines", second)
         verdict = parsers.parse_two_turn(reply1, reply2, n_lines)
-        verdict.error = error  # a failed line turn keeps the fixed score, without lines
+        verdict.error = error  # a failed line turn keeps the fixed score for the record ...
+        verdict.failed = reply2 is None  # ... but its lines are missing, not judged: not a verdict
         return verdict
 
     # -- pairwise judge -----------------------------------------------------------------------
@@ -138,19 +141,24 @@ class Roles:
 
     # -- step judge ---------------------------------------------------------------------------
 
-    async def steps(self, item: StepJudgeInput, strategy: str) -> list[int]:
+    async def steps(self, item: StepJudgeInput, strategy: str) -> list[int] | None:
+        """One label per step, or None when a call the labels needed gave no reply."""
         check_choice(strategy, STEP_STRATEGIES, "step judge strategy")
         n = len(item.steps)
         if strategy == "independent":
-            return list(await asyncio.gather(*(self._step(item, i, None) for i in range(n))))
+            labels = list(await asyncio.gather(*(self._step(item, i, None) for i in range(n))))
+            return None if None in labels else labels
         if strategy == "context_aware":
-            labels: list[int] = []
+            labels = []
             for i in range(n):
-                labels.append(await self._step(item, i, labels))
+                label = await self._step(item, i, labels)
+                if label is None:  # later calls would show the judge a verdict it never gave
+                    return None
+                labels.append(label)
             return labels
         return await self._propagate(item)
 
-    async def _propagate(self, item: StepJudgeInput) -> list[int]:
+    async def _propagate(self, item: StepJudgeInput) -> list[int] | None:
         n = len(item.steps)
         labels = [0] * n
         cut = n  # index of the earliest step known to be -1
@@ -163,7 +171,10 @@ class Roles:
                     next_step += 1
                 done, _ = await asyncio.wait(pending.values(), return_when=asyncio.FIRST_COMPLETED)
                 for i in [i for i, task in pending.items() if task in done]:
-                    labels[i] = pending.pop(i).result()
+                    label = pending.pop(i).result()
+                    if label is None:
+                        return None  # the finally cancels the rest
+                    labels[i] = label
                     if labels[i] == -1:
                         cut = min(cut, i)
                 for i in [i for i in pending if i > cut]:
@@ -173,7 +184,7 @@ class Roles:
                 task.cancel()
         return [label if i <= cut else 0 for i, label in enumerate(labels)]
 
-    async def _step(self, item: StepJudgeInput, i: int, verdicts: list[int] | None) -> int:
+    async def _step(self, item: StepJudgeInput, i: int, verdicts: list[int] | None) -> int | None:
         role = "step_independent" if verdicts is None else "step_context_aware"
         previous = []
         for j in range(i):
@@ -192,7 +203,7 @@ class Roles:
         )
         reply, _ = await self._ask(role, [user(text(prompt))])
         if reply is None:
-            return 0
+            return None
         label = parsers.parse_verdict(reply)
         if label is None:
             self._unparsed()

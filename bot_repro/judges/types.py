@@ -32,6 +32,7 @@ class CodeVerdict:
     ok: bool = True
     raw: str = ""
     error: str = ""  # why ok is False: unparseable reply, failed call (after retries), ...
+    failed: bool = False  # the call gave no reply (not a verdict: the rollout must not train on it)
 
 
 @dataclass
@@ -48,6 +49,7 @@ class ScreenshotVerdict:
     ok: bool = True
     raw: str = ""
     error: str = ""  # why ok is False: no screenshot, unparseable reply, failed call, ...
+    failed: bool = False  # a call gave no reply (not a verdict: the rollout must not train on it)
 
 
 @dataclass

@@ -18,6 +18,12 @@ from typing import Any, Protocol
 from bot_repro.config_errors import NON_NEGATIVE, checked
 from bot_repro.registry import Registry
 
+# RewardResult.excluded's reasons (each logged as excluded/<reason>): a judge call gave no reply; a
+# checker worker was stopped (bot_repro/tasks/stalls.py)
+JUDGE_OUTAGE = "judge_outage"
+WORKER_STALLED = "worker_stalled"
+EXCLUSIONS = (JUDGE_OUTAGE, WORKER_STALLED)
+
 
 @dataclass
 class RewardCfg:
@@ -53,9 +59,8 @@ class RewardResult:
     spans: values on character spans, applied to overlapping tokens without spreading.
     components: named parts of the global score and other scalars, logged as means per step.
     info: free-form detail kept with saved rollouts (diagnostics, failure reasons, ...).
-    excluded: why this completion has no score and must not train (``"judge_outage"``: a judge call
-        gave no reply; ``"worker_stalled"``: a checker worker stopped answering), or None when its
-        score is a real verdict. Its G and S are then placeholders that no estimator may read
+    excluded: why this completion has no score and must not train (one of ``EXCLUSIONS``), or None
+        when its score is a real verdict. Its G and S are then placeholders that no estimator may read
         (docs/method.md §3); an unparseable judge reply is a verdict, not an exclusion.
     """
 

@@ -52,7 +52,7 @@ VLLM_SAMPLING_KEYS = ("sampling/sampling_logp_difference/mean", "sampling/sampli
 # the reward-hacking monitors of every training step (bot_repro/trainer/monitors.py, docs/method.md §3)
 MONITOR_PREFIX = "monitor/"
 # logged keys with these prefixes pass through under their own names (their "/std" twins are dropped)
-PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "sampling/", MONITOR_PREFIX)
+PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "excluded/", "sampling/", MONITOR_PREFIX)
 
 
 def rollout_file(step: int) -> str:

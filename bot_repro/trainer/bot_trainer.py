@@ -6,7 +6,8 @@ accepts [B, T] advantages, so clipping, sequence-level ratios (GSPO), aggregatio
 TRL's (configured through GRPOConfig fields). This class only orchestrates: per round it gathers
 the rewards from all processes and hands them to ``advantage_step``; DAPO's resampling is
 ``dynamic_sampling.refill``; what is logged and saved is ``step_log``'s, written by the run folder's
-writers.
+writers. Rollouts without a score (``RewardResult.excluded``) take their groups out of the round
+(``advantage_step``); a step whose judge is down follows ``judge.on_outage`` (``outage``).
 
 Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
 The rest of the logging describes the batch that trains (after dynamic sampling drops groups),
@@ -17,6 +18,9 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 - ``GRPOTrainer._metrics``: ``{"train": defaultdict(list), "eval": ...}``, averaged and logged by TRL.
 - ``GRPOTrainer._calculate_rewards`` passing ``log_metric`` to reward functions.
 - ``Trainer._issue_warnings_after_load(load_result)``: overridden to drop the tied-head false alarm.
+- ``Trainer._save_checkpoint(model, trial)``: the checkpoint a judge outage stop saves (``outage``), with
+  the ``on_save`` event after it as ``save_steps`` fires it; ``on_pre_optimizer_step`` (a callback event)
+  for a skipped step.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
 """
@@ -24,6 +28,7 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import torch
@@ -42,7 +47,8 @@ from bot_repro.trainer.advantage_step import (
     round_advantages,
 )
 from bot_repro.trainer.dynamic_sampling import refill
-from bot_repro.trainer.step_log import batch_metrics, rollout_rows
+from bot_repro.trainer.outage import OutageGuard, SkipUpdate
+from bot_repro.trainer.step_log import batch_metrics, exclusion_metrics, rollout_rows
 from bot_repro.trainer.token_reward import ScoredBatch, TokenRewardFunction
 from bot_repro.trainer.vllm_engine import Engine, adapt_sync, engine_arguments
 
@@ -80,6 +86,12 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.generated_tokens = 0
         # one stream on every rank: each draws the whole round and keeps its slice (as one process would)
         self._draw_gen = torch.Generator().manual_seed(int(self.args.seed))
+        judge = token_reward.judge
+        self.outage = OutageGuard(judge, judge.opts.on_outage if judge else "skip",
+                                  judge.opts.outage_max_wait_s if judge else 0.0, self._any_rank, self._outage_checkpoint)
+        self.add_callback(SkipUpdate(self.outage))
+        self._excluded: Counter = Counter()  # rollouts without a score this step, by reason
+        self._excluded_groups = 0
 
     def generation_info(self) -> dict:
         """What generated the rollouts (run.json's ``generation``)."""
@@ -111,17 +123,53 @@ class BoTGRPOTrainer(GRPOTrainer):
             out.append(acc.gather(t))
         return out
 
+    def _any_rank(self, flag: bool) -> bool:
+        if self.accelerator.num_processes == 1:
+            return flag
+        return bool(self.accelerator.gather(torch.tensor([float(flag)], device=self.accelerator.device)).max() > 0)
+
+    def _outage_checkpoint(self) -> str | None:
+        """A resumable checkpoint of the last finished step (None before the first), as ``save_steps`` makes."""
+        if self.state.global_step == 0:
+            return None
+        self._save_checkpoint(self.model, trial=None)
+        self.control = self.callback_handler.on_save(self.args, self.state, self.control)
+        return str(Path(self.args.output_dir) / f"checkpoint-{self.state.global_step}")
+
+    def _add_to_logged(self, metrics: dict[str, float]) -> None:
+        """Fold a second scoring's judge counters into the values TRL's ``log_metric`` logged for this step
+        (appending them would log the mean of the two passes): counts add up, ``breaker_open`` is the
+        maximum, a mean is averaged."""
+        for name, value in metrics.items():
+            logged = self._metrics["train"][name]
+            if not logged:
+                logged.append(value)
+            elif name == "judge/breaker_open":
+                logged[-1] = max(logged[-1], value)
+            else:
+                logged[-1] = (logged[-1] + value) / 2 if name.endswith("_mean") else logged[-1] + value
+
     def _score_round(self, inputs: list[dict]) -> tuple[dict, ScoredBatch, RoundStats]:
         out = super()._generate_and_score_completions(inputs)
-        scored = self.token_reward.pop()
+        scored = self.outage.settle(self.token_reward.pop(), self.token_reward.rescore)
+        if scored.metrics:  # judged again after an outage: its judge counters join the step's
+            self._add_to_logged(scored.metrics)
+            scored.metrics = {}
         mask = loss_mask(out)
         local = padded_local_rewards(scored.local_rewards, mask.shape[1], mask.device)
         glob = torch.tensor(scored.global_rewards, dtype=torch.float32, device=mask.device)
-        g_all, l_all, m_all = self._gather_padded(glob, local, mask.float())
+        excluded = torch.tensor([self.outage.skip or r.excluded is not None for r in scored.results],
+                                dtype=torch.float32, device=mask.device)
+        g_all, l_all, m_all, x_all = self._gather_padded(glob, local, mask.float(), excluded)
         self.generated_tokens += int(m_all.sum())  # every generated token, kept or dropped later
-        stats = round_advantages(self.advantage, self.advantage_options, g_all, l_all, m_all, self.num_generations)
+        stats = round_advantages(self.advantage, self.advantage_options, g_all, l_all, m_all, self.num_generations,
+                                 excluded=x_all.bool())
         drops = drops_groups(self.advantage, self.advantage_options)
         into_batch(out, stats, self.accelerator.process_index * mask.shape[0], drops)
+        self._excluded.update(r.excluded for r in scored.results if r.excluded is not None)
+        if stats.kept is not None:  # the loss is normalised over the tokens that train
+            out["num_items_in_batch"] = self.accelerator.gather(loss_mask(out).sum()).sum()
+            self._excluded_groups += int((~stats.kept).sum())
         return out, scored, stats
 
     def _draw_inputs(self, n_groups: int) -> list[dict]:
@@ -134,8 +182,9 @@ class BoTGRPOTrainer(GRPOTrainer):
     def _generate_and_score_completions(self, inputs):
         if not self.model.training:
             return super()._generate_and_score_completions(inputs)
+        self.outage.begin_step()
         out, scored, stats = self._score_round(inputs)
-        if self.dynamic_sampling.enabled:
+        if self.dynamic_sampling.enabled and not self.outage.skip:  # a skipped step has nothing to refill
             out, scored, stats = self._dynamic_sampling(inputs, out, scored, stats)
         self._record(out, scored, stats)
         return out
@@ -162,7 +211,13 @@ class BoTGRPOTrainer(GRPOTrainer):
     # ---- logging ---------------------------------------------------------------------------
     def _record(self, out: dict, scored: ScoredBatch, stats: RoundStats) -> None:
         w_g, w_s = float(self.advantage_options["w_g"]), float(self.advantage_options["w_s"])
-        for key, value in batch_metrics(stats, scored, self.num_generations, w_g, w_s).items():
+        reasons = self._excluded
+        if self.accelerator.num_processes > 1:
+            reasons = sum(gather_object([reasons]), Counter())
+        logged = {**batch_metrics(stats, scored, self.num_generations, w_g, w_s),
+                  **exclusion_metrics(reasons, self._excluded_groups, self.outage.skip)}
+        self._excluded, self._excluded_groups = Counter(), 0
+        for key, value in logged.items():
             self._metrics["train"][key].append(value)
         if self.rollout_dir is None or self.rollouts_per_step <= 0 or not self.accelerator.is_main_process:
             return

@@ -79,11 +79,13 @@ class TokenRewardFunction:
         self.window = window
         self.__name__ = "token_reward"
         self._pending: list[ScoredBatch] = []
+        self._last: tuple[list, list[dict[str, Any]]] | None = None  # the last call's ids and rows (rescore)
 
     def __call__(self, prompts, completions, completion_ids, **kwargs) -> list[float]:
         n = len(completion_ids)
         columns = {k: v for k, v in kwargs.items() if k not in _TRL_KWARGS and isinstance(v, list) and len(v) == n}
         rows = [{k: v[i] for k, v in columns.items()} for i in range(n)]
+        self._last = (completion_ids, rows)
         batch = score_completions(self.source, self.tokenizer, completion_ids, rows, self.window)
         if self.judge is not None:
             log_metric = kwargs.get("log_metric")
@@ -94,6 +96,15 @@ class TokenRewardFunction:
                 batch.metrics = self.judge.pop_metrics()
         self._pending.append(batch)
         return batch.global_rewards
+
+    def rescore(self) -> ScoredBatch:
+        """Score the last call's completions again (after a judge outage ended), judge counters with it."""
+        if self._last is None:
+            raise RuntimeError("rescore() before any scoring call")
+        batch = score_completions(self.source, self.tokenizer, *self._last, self.window)
+        if self.judge is not None:
+            batch.metrics = self.judge.pop_metrics()
+        return batch
 
     def pop(self) -> ScoredBatch:
         """The scored batch of the last call (exactly one call per generation round)."""

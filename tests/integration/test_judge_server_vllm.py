@@ -128,7 +128,7 @@ def test_malformed_verdicts_get_the_failure_values(server, step_items, code_item
     assert labels == [[0] * n]  # a step's failure value: 0
     assert (code.ok, code.score, code.lines, code.error) == (False, 0.0, [], "unparseable judge reply")
     assert code.raw and parsers.parse_score(code.raw) is None
-    assert (metrics["judge/calls"], metrics["judge/failures"]) == (n + 1, n + 1)
+    assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (n + 1, n + 1, 0)
     # free text: whatever the model wrote, a reply the parser cannot read gets the failure values
     with build_judge_client(_cfg(server, tmp_path, structured_outputs=False, max_tokens=80)) as judge:
         free = judge.code_judge([code_item])[0]
@@ -136,15 +136,16 @@ def test_malformed_verdicts_get_the_failure_values(server, step_items, code_item
     expected = parsers.parse_code_reply(free.raw, len(code_item.code.splitlines()))
     assert (free.ok, free.score) == (expected.ok, expected.score)
     if not free.ok:
-        assert (free.score, free.lines, metrics["judge/failures"]) == (0.0, [], 1)
+        assert (free.score, free.lines, metrics["judge/unparseable"]) == (0.0, [], 1)
 
 
-def test_a_killed_server_means_retries_then_failure_values_and_a_restart_recovers(server, step_items, tmp_path):
+def test_a_killed_server_means_retries_then_no_labels_and_a_restart_recovers(server, step_items, tmp_path):
     items = [StepJudgeInput(item.problem, [f"{s} (variant {k})" for s in item.steps], item.reference_answer)
              for k in range(4) for item in step_items]  # not in the cache: every call goes to the server
     n = sum(len(item.steps) for item in items)
     run_dir = tmp_path / "run"
-    cfg = _cfg(server, tmp_path, max_concurrency=2, timeout_s=30)
+    # the breaker kept shut: this test is about the retries (tests/unit/test_judge_outage.py: the breaker)
+    cfg = _cfg(server, tmp_path, max_concurrency=2, timeout_s=30, breaker_failures=10_000)
     with build_judge_client(cfg, run_dir) as judge:
         result: list = []
         batch = threading.Thread(target=lambda: result.append(judge.step_judge(items, strategy="independent")))
@@ -159,7 +160,9 @@ def test_a_killed_server_means_retries_then_failure_values_and_a_restart_recover
         logged = [json.loads(line) for line in (run_dir / FAILURE_LOG).read_text().splitlines()]
         server.stop()
         assert 0 < metrics["judge/failures"] < n and metrics["judge/retries"] >= 2 * metrics["judge/failures"]
-        assert [len(x) for x in result[0]] == [len(item.steps) for item in items]
+        # a solution whose calls gave no reply has no labels (None), never made-up zeros
+        assert None in result[0] and any(x is not None for x in result[0])
+        assert [len(x) for x in result[0] if x is not None] == [len(i.steps) for i, x in zip(items, result[0]) if x]
         assert len(logged) == metrics["judge/failures"]
         assert all(e["role"] == "step_independent" and "gave up after 3 attempts" in e["reason"] for e in logged)
 

@@ -131,6 +131,15 @@ def test_judge_bad_verdicts_score_zero_with_reason():
     assert [s.value for s in clipped.score([SOLUTION], [ROW])[0].spans] == pytest.approx([1 / 3, -1 / 3, 0.0])
 
 
+def test_a_solution_whose_step_calls_failed_is_excluded_not_scored():
+    """step_judge gives None for a solution without replies (outage) and 0s for unparseable replies."""
+    judge = FakeJudge(lambda item: None if "15" in item.steps[1] else [0, 0, 0])
+    other = SOLUTION.replace("2 * 7 = 15", "2 * 7 = 14")
+    failed, unparsed = source({"step_source": "judge"}, judge=judge).score([SOLUTION, other], [ROW, ROW])
+    assert (failed.excluded, unparsed.excluded) == ("judge_outage", None)
+    assert "judge outage" in failed.info["step_failure"] and unparsed.info["step_failure"] is None
+
+
 def test_max_steps_caps_scored_steps():
     r = source({"step_source": "rule", "max_steps": 2}, window=0).score([SOLUTION], [ROW])[0]
     assert len(r.spans) == 2 and r.components["n_steps"] == 3.0

@@ -108,11 +108,11 @@ def test_missing_screenshot_loses_without_calls():
     assert (results[1].win_a, results[1].tie, results[1].ok) == (0.5, True, False)
 
 
-def test_unparseable_replies_count_as_failures():
+def test_unparseable_replies_are_counted_apart_from_failures():
     replies = iter(["WINNER: A", "I cannot decide", "WINNER: B", "WINNER: maybe"])
     with scripted_client(lambda m: next(replies)) as client:
         result = client.pairwise_abba([PairInput("p", PNG_A, PNG_B)])[0]
         metrics = client.pop_metrics()
-    # call 0 (A-B) says A -> a; call 2 (B-A) says B -> a; two failures
+    # call 0 (A-B) says A -> a; call 2 (B-A) says B -> a; two unparseable replies, no failed call
     assert (result.votes, result.win_a) == (["a", "", "a", ""], 1.0)
-    assert (metrics["judge/calls"], metrics["judge/failures"]) == (4.0, 2.0)
+    assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (4.0, 2.0, 0.0)

@@ -24,7 +24,7 @@ def test_garbage_code_verdicts_are_failures(client):
     assert [(v.ok, v.score, v.lines, v.non_react) for v in verdicts] == [(False, 0.0, [], False)]
     assert verdicts[0].error == "unparseable judge reply"
     metrics = client.pop_metrics()
-    assert (metrics["judge/calls"], metrics["judge/failures"]) == (1.0, 1.0)
+    assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (1.0, 1.0, 0.0)
     assert metrics["judge/tokens_in"] > 0 and 0 < metrics["judge/tokens_out"] <= 12
 
 

@@ -85,17 +85,22 @@ def test_unparseable_step_reply_is_zero_and_does_not_cut():
         labels = client.step_judge([StepJudgeInput("p", STEPS[:4])], strategy="error_propagation")
         metrics = client.pop_metrics()
     assert labels == [[1, 0, 1, 1]]
-    assert (metrics["judge/calls"], metrics["judge/failures"]) == (4.0, 1.0)
+    assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (4.0, 1.0, 0.0)
 
 
-def test_failed_step_call_is_zero():
+@pytest.mark.parametrize("strategy", ["independent", "context_aware", "error_propagation"])
+def test_a_failed_step_call_leaves_the_solution_without_labels(strategy):
+    """No reply is not a verdict: the solution gets None (excluded by the reward), not a 0 that would train."""
     def judge(m):
-        if _step_no(m) == 1:
+        if "part 2" in text_of(m).split("(the step to judge")[-1]:
             raise PermanentError("scripted refusal")
-        return "VERDICT: -1"
+        return "VERDICT: +1"
 
     with scripted_client(judge) as client:
-        assert client.step_judge([StepJudgeInput("p", STEPS[:3])], strategy="independent") == [[0, -1, -1]]
+        labels = client.step_judge([StepJudgeInput("p", STEPS[:3]), StepJudgeInput("q", ["fine"])], strategy=strategy)
+        metrics = client.pop_metrics()
+    assert labels == [None, [1]]
+    assert (metrics["judge/failures"], metrics["judge/unparseable"]) == (1.0, 0.0)
 
 
 def test_no_steps_no_calls():

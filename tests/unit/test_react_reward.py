@@ -102,10 +102,21 @@ def test_vlm_judge_modes_and_fail_values():
     assert res[2].components["vlm_judge"] == 0.0  # compiled code, no screenshot
 
 
-def test_judge_failure_scores_zero_and_says_why():
+def test_judge_failure_excludes_the_response_and_says_why():
     judge = FakeJudge(fail=True)
     res = reward({}, judge).score_outcomes([outcome(compiled=True)], [{}])[0]
-    assert res.components["code_judge"] == 0.0 and "judge down" in res.info["judge_error"]
+    assert res.excluded == "judge_outage" and "judge down" in res.info["judge_error"]
+
+
+def test_a_failed_call_excludes_while_an_unparseable_reply_is_a_verdict():
+    failed = CodeVerdict(0.0, ok=False, error="judge call failed: timeout", failed=True)
+    unparsed = CodeVerdict(0.0, ok=False, error="unparseable judge reply")
+    shots = [ScreenshotVerdict(0.6)] * 2 + [ScreenshotVerdict(0.0, ok=False, error="judge call failed", failed=True)]
+    judge = FakeJudge(code=[failed, unparsed, CodeVerdict(0.5)], shots=shots)
+    outs = [outcome(compiled=True, png=b"png")] * 3
+    res = reward({"code_judge_lines": False, "vlm_judge": "global"}, judge).score_outcomes(outs, [{}] * 3)
+    assert [r.excluded for r in res] == ["judge_outage", None, "judge_outage"]  # the 3rd: its screenshot call
+    assert res[1].components["code_judge"] == 0.0 and res[0].info["judge_error"].startswith("judge call failed")
 
 
 def test_judge_required_when_enabled_and_bad_params():

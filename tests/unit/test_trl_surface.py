@@ -56,9 +56,19 @@ def test_load_warning_hook():
     assert "There were missing keys in the checkpoint model loaded" in inspect.getsource(fn)
 
 
+def test_outage_checkpoint_and_skip_hooks():
+    """A judge outage stop saves with ``_save_checkpoint``; a skipped step drops gradients in
+    ``on_pre_optimizer_step``, which must fire after clipping and before ``optimizer.step()``."""
+    assert list(inspect.signature(Trainer._save_checkpoint).parameters) == ["self", "model", "trial"]
+    src = inspect.getsource(Trainer._run_epoch)
+    pre, step = src.index("on_pre_optimizer_step"), src.index("self.optimizer.step()")
+    assert src.index("_clip_grad_norm") < pre < step
+
+
 def test_docstring_lists_every_guarded_name():
     doc = bot_trainer.__doc__
-    for name in ("_generate_and_score_completions", "_metrics", "_calculate_rewards", "_issue_warnings_after_load"):
+    for name in ("_generate_and_score_completions", "_metrics", "_calculate_rewards", "_issue_warnings_after_load",
+                 "_save_checkpoint", "on_pre_optimizer_step"):
         assert name in doc, name
 
 

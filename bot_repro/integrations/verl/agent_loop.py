@@ -6,7 +6,8 @@ last response token; no reward manager can place per-token rewards on that path 
 ``assemble_rm_scores`` hook only serves the colocated reward-model path). This loop generates
 exactly as ``single_turn_agent`` does and returns an output whose ``as_dict`` writes the split
 row that the ``bot_token`` manager left in ``reward_extra_info`` as ``rm_scores`` (one slot longer
-than the response, see ``layout``), and drops it from the logged extra info.
+than the response, see ``layout``), and drops it from the logged extra info. A rollout the reward
+marked excluded gets a zero ``response_mask`` (``layout.mask_excluded``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import torch
 from verl.experimental.agent_loop.agent_loop import AgentLoopOutput, register
 from verl.experimental.agent_loop.single_turn_agent_loop import SingleTurnAgentLoop
 
+from bot_repro.integrations.verl.layout import mask_excluded
 from bot_repro.integrations.verl.reward_manager import NAME as REWARD_MANAGER
 from bot_repro.integrations.verl.reward_manager import SPLIT_KEY
 
@@ -42,6 +44,7 @@ class SplitRewardAgentLoopOutput(AgentLoopOutput):
             raise RuntimeError(f"token rewards for {len(split) - 1} tokens, response has {n} (rewards scored on "
                                "other ids than the rollout's)")
         out["rm_scores"] = torch.tensor(split, dtype=torch.float32)
+        mask_excluded(out, info)
         extra["reward_extra_info"] = info  # logged without the per-token list
         out["extra_fields"] = extra
         return out

@@ -18,6 +18,12 @@ weighted values: the registry forms the same token rewards r = w_g G + w_s S as 
 verl's own bookkeeping only sums ``rm_scores`` per row (``critic/score``, validation
 ``reward``, DAPO's group filter), which gives w_g G + w_s sum_t S.
 
+A rollout without a score (``RewardResult.excluded``: a judge call with no reply, a stalled checker
+worker) travels as a row of zeros with ``reward_extra_info[EXCLUDED_KEY] = 1``; the agent loop zeroes
+its ``response_mask`` (``mask_excluded``; verl's v1 loop copies it into ``loss_mask``), and
+``group_rows`` then drops its whole group: a group with a token-less row beside rows with tokens gets
+zero advantage, as the TRL trainer drops it (docs/method.md §3 "Excluded rollouts").
+
 This module imports torch and numpy only (no verl), so the main test suite checks it too.
 """
 
@@ -29,6 +35,25 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from torch import Tensor
+
+from bot_repro.rewards.base import EXCLUSIONS
+
+EXCLUDED_KEY = "bot/excluded"  # reward_extra_info: 1.0 for a rollout without a score, else 0.0
+
+
+def exclusion_info(excluded: str | None) -> dict[str, float]:
+    """The ``reward_extra_info`` entries of one rollout's exclusion (the same keys for every rollout,
+    as verl gathers them into columns)."""
+    out = {EXCLUDED_KEY: float(excluded is not None)}
+    out.update({f"bot/excluded_{reason}": float(excluded == reason) for reason in EXCLUSIONS})
+    return out
+
+
+def mask_excluded(output: dict, info: dict) -> None:
+    """Zero an excluded rollout's ``response_mask`` in an agent loop's ``as_dict`` output: none of its
+    tokens enters the loss, and the estimator sees a token-less row and drops its group."""
+    if info.get(EXCLUDED_KEY):
+        output["response_mask"] = torch.zeros_like(output["response_mask"])
 
 
 class LayoutError(ValueError):
@@ -67,14 +92,16 @@ class Groups:
     """verl rows regrouped for the registry: ``order`` lists row indices group by group (K each).
 
     ``skipped``: rows of groups without a single valid token (verl's synthetic padding rows, which
-    share one ``pad...`` uid, or groups whose responses are all empty): their advantage is 0 and
-    their group size is not checked.
+    share one ``pad...`` uid, or groups whose responses are all empty) and rows of groups dropped for
+    an excluded rollout (``dropped``: a row without tokens beside rows with tokens, ``mask_excluded``):
+    their advantage is 0 and their group size is not checked.
     """
 
     order: np.ndarray
     K: int
     n_groups: int
     skipped: np.ndarray
+    dropped: int = 0
 
 
 def group_rows(index: Sequence, response_mask: Tensor) -> Groups:
@@ -87,8 +114,9 @@ def group_rows(index: Sequence, response_mask: Tensor) -> Groups:
     members: dict[object, list[int]] = {}
     for row, uid in enumerate(uids.tolist()):
         members.setdefault(uid, []).append(row)
-    kept = [rows for rows in members.values() if has_tokens[rows].any()]
-    skipped = [r for rows in members.values() if not has_tokens[rows].any() for r in rows]
+    kept = [rows for rows in members.values() if has_tokens[rows].all()]
+    skipped = [r for rows in members.values() if not has_tokens[rows].all() for r in rows]
+    dropped = sum(1 for rows in members.values() if has_tokens[rows].any() and not has_tokens[rows].all())
     sizes = sorted({len(rows) for rows in kept})
     if len(sizes) > 1:
         counts = {s: sum(len(rows) == s for rows in kept) for s in sizes}
@@ -101,7 +129,7 @@ def group_rows(index: Sequence, response_mask: Tensor) -> Groups:
     if kept and K < 2:
         raise ValueError(f"group size K={K}: group-relative advantages need K >= 2 (actor_rollout_ref.rollout.n)")
     order = np.fromiter((r for rows in kept for r in rows), dtype=np.int64, count=K * len(kept))
-    return Groups(order=order, K=K, n_groups=len(kept), skipped=np.asarray(skipped, dtype=np.int64))
+    return Groups(order=order, K=K, n_groups=len(kept), skipped=np.asarray(skipped, dtype=np.int64), dropped=dropped)
 
 
 def scatter_rows(values: Tensor, groups: Groups, bs: int) -> Tensor:

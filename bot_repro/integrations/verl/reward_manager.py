@@ -14,7 +14,9 @@ manager:
 3. returns the split layout [w_g G, w_s S_0, ..., w_s S_{L-1}] (``layout``) under
    ``reward_extra_info[SPLIT_KEY]`` (the ``bot_single_turn`` agent loop moves it into
    ``rm_scores``), ``reward_score`` = its sum, and G, mean S and the source's components as
-   ``bot/...`` entries for logging.
+   ``bot/...`` entries for logging. A rollout without a score (``RewardResult.excluded``) gets a
+   row of zeros and ``bot/excluded`` = 1 (``layout.exclusion_info``): the agent loop masks it and
+   the estimator drops its group.
 
 Concurrent calls are gathered into one ``source.score`` batch (``reward.bot.batch_wait_s``,
 ``max_batch``) and batches run one at a time in one thread, so the React checker pool and the
@@ -38,7 +40,7 @@ from verl.experimental.reward_loop.reward_manager import register
 from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 
 from bot_repro.config import StackConfig
-from bot_repro.integrations.verl.layout import pack_split
+from bot_repro.integrations.verl.layout import exclusion_info, pack_split
 from bot_repro.integrations.verl.stack import build_source, stack_from_config
 from bot_repro.trainer.token_reward import score_completions
 
@@ -95,10 +97,14 @@ class TokenRewardScorer:
 
     def score(self, completion_ids: list[list[int]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         reward = self.stack.reward
+        if self.judge is not None:  # each scored batch gets one step deadline (judge.step_deadline_s)
+            self.judge.begin_step()
         batch = score_completions(self.source, self.tokenizer, completion_ids, rows, reward.window)
         w_g, w_s = float(reward.w_g), float(reward.w_s)
         out = []
         for G, S, res in zip(batch.global_rewards, batch.local_rewards, batch.results):
+            if res.excluded is not None:  # placeholders: zeros, so no made-up number reaches verl's sums
+                G, S = 0.0, np.zeros(len(S))
             split = pack_split(w_g * G, w_s * np.asarray(S, dtype=np.float64))
             n = len(S)
             info: dict[str, Any] = {
@@ -108,8 +114,13 @@ class TokenRewardScorer:
                 "bot/n_tokens": n,
             }
             info.update({f"bot/{k}": float(v) for k, v in res.components.items()})
+            info.update(exclusion_info(res.excluded))
             info[SPLIT_KEY] = split
             out.append({"reward_score": float(sum(split)), "reward_extra_info": info})
+        excluded = sum(res.excluded is not None for res in batch.results)
+        if excluded:
+            logger.warning("bot_token: %d of %d rollouts have no score (%s); their groups get no advantage", excluded,
+                           len(batch.results), ", ".join(sorted({r.excluded for r in batch.results if r.excluded})))
         if self.judge is not None:
             metrics = self.judge.pop_metrics()
             if metrics:

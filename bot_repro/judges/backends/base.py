@@ -27,11 +27,14 @@ class Reply:
 
 
 class TransientError(Exception):
-    """A failure worth retrying; ``retry_after`` is the server's requested wait in seconds, if any."""
+    """A failure worth retrying; ``retry_after`` is the server's requested wait in seconds, if any;
+    ``status`` the HTTP status when there was one (a 429 is an answer: it does not count toward the
+    circuit breaker, ``bot_repro.judges.breaker``)."""
 
-    def __init__(self, message: str, retry_after: float | None = None):
+    def __init__(self, message: str, retry_after: float | None = None, status: int | None = None):
         super().__init__(message)
         self.retry_after = retry_after
+        self.status = status
 
 
 class PermanentError(Exception):

@@ -107,7 +107,7 @@ class BedrockBackend:
             message = f"Bedrock {err.get('Code', '?')} (HTTP {status}): {str(err.get('Message', ''))[:200]}"
             if err.get("Code") in _TRANSIENT_CODES or status == 429 or status >= 500:
                 retry_after = exc.response.get("ResponseMetadata", {}).get("HTTPHeaders", {}).get("retry-after")
-                raise TransientError(message, retry_after=_seconds(retry_after)) from exc
+                raise TransientError(message, retry_after=_seconds(retry_after), status=status) from exc
             raise PermanentError(message) from exc
         except (exc_mod.ConnectionError, exc_mod.HTTPClientError, exc_mod.ResponseStreamingError) as exc:
             raise TransientError(f"Bedrock connection failure: {type(exc).__name__}") from exc

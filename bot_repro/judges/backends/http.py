@@ -58,6 +58,7 @@ class _HttpBackend:
                     raise TransientError(
                         f"HTTP {resp.status} from {url}: {self._snippet(raw)}",
                         retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+                        status=resp.status,
                     )
                 if resp.status >= 400:
                     raise PermanentError(f"HTTP {resp.status} from {url}: {self._snippet(raw)}")

@@ -32,10 +32,24 @@ from typing import Any
 import numpy as np
 
 from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult, SpanReward
+from bot_repro.rewards.base import (
+    JUDGE_OUTAGE,
+    REWARD_SOURCES,
+    WORKER_STALLED,
+    RewardCfg,
+    RewardResult,
+    SpanReward,
+)
 from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.aime.answer import shared_checker
-from bot_repro.tasks.aime.steps import JudgeStepScorer, PrmOptions, PrmStepScorer, RuleOptions, RuleStepScorer
+from bot_repro.tasks.aime.steps import (
+    JudgeStepScorer,
+    Outage,
+    PrmOptions,
+    PrmStepScorer,
+    RuleOptions,
+    RuleStepScorer,
+)
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
 
 STEP_SOURCES = ("judge", "prm", "rule", "none", "auto")
@@ -133,7 +147,7 @@ class AimeReward:
                         "step_failure": step_failure,
                         "step_source": self.step_source,
                     },
-                    excluded="worker_stalled" if check.stalled else None,
+                    excluded=JUDGE_OUTAGE if isinstance(step_failure, Outage) else WORKER_STALLED if check.stalled else None,
                 )
             )
         return results

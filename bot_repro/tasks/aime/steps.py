@@ -6,7 +6,8 @@ Every scorer maps (problem, steps, reference answer) to one score per step, boun
   three strategies (Fig. 7): ``error_propagation`` (default; after the first -1 later steps get
   0), ``context_aware`` (the judge sees its own earlier verdicts), ``independent``. Verdicts are
   clipped to {-1, 0, +1}; a verdict list of the wrong length scores that solution's steps 0 and
-  says so in the returned failure.
+  says so in the returned failure. A solution whose judge calls gave no reply gets an ``Outage``
+  failure: the reward excludes it from training instead of scoring its steps.
 * ``PrmStepScorer``: a learned process reward model loaded with transformers, following the
   Qwen2.5-Math-PRM convention: the solution is written as the assistant turn with a separator
   token (``<extra_0>``) after every step; the model's two-class logits at each separator give the
@@ -148,6 +149,10 @@ class RuleStepScorer:
         return scores, [None] * len(steps)
 
 
+class Outage(str):
+    """A step failure that is a judge outage (no reply), not a verdict: the rollout must not train."""
+
+
 class JudgeStepScorer:
     """Asks the run's judge client for step verdicts in {-1, 0, +1}."""
 
@@ -176,7 +181,11 @@ class JudgeStepScorer:
         scores: list[list[float]] = [[] for _ in steps]
         failures: list[str | None] = [None] * len(steps)
         for i, verdict in zip(todo, verdicts):
-            verdict = list(verdict or [])
+            if verdict is None:
+                scores[i] = [0.0] * len(steps[i])  # placeholders: the rollout is excluded
+                failures[i] = Outage("step judge call gave no reply (judge outage)")
+                continue
+            verdict = list(verdict)
             if len(verdict) != len(steps[i]):
                 scores[i] = [0.0] * len(steps[i])
                 failures[i] = f"step judge gave {len(verdict)} verdicts for {len(steps[i])} steps"

@@ -8,6 +8,10 @@ judge's (at most three) lines impact/10 and optionally the VLM judge's lines. Ev
 switch, so the reward stacks of figures 4 and 10 (docs/method.md §6) are configs. The shared mapper spreads the
 line penalties with the decay window (``RewardCfg.window``, which this module never reads) and maps
 them to tokens; this module never sees tokens.
+
+A judge call that gave no reply (``failed`` verdict, or the whole batch call raised) is not a
+score: the response is marked ``excluded="judge_outage"`` and does not train (docs/method.md §3); its
+components keep placeholder 0s. An unparseable reply is a verdict and keeps its failure value.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 from bot_repro.config_errors import ConfigError, build_options
 from bot_repro.judges.types import CodeJudgeInput, ScreenshotInput
-from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult
+from bot_repro.rewards.base import JUDGE_OUTAGE, REWARD_SOURCES, WORKER_STALLED, RewardCfg, RewardResult
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker
 
 log = logging.getLogger(__name__)
@@ -72,7 +76,7 @@ class ReactRewardOptions:
 
 
 def _verdicts(call, items: list, what: str) -> tuple[list | None, str]:
-    """Judge verdicts, or (None, error) when the judge call failed: a judge outage costs 0, not a crash."""
+    """Judge verdicts, or (None, error) when the batch call failed: the responses are excluded, not a crash."""
     if not items:
         return [], ""
     try:
@@ -134,7 +138,7 @@ class ReactReward:
         o = self.options
         res = RewardResult(global_score=0.0, info={**out.summary(), "failure": "" if out.compiled else out.reason})
         if out.stage == "stalled":  # its check worker was stopped every try: no verdict to train on
-            res.excluded = "worker_stalled"
+            res.excluded = WORKER_STALLED
         # compiled, console_error and blank_render are indicators (logged as rates), not reward terms.
         res.components = {"compile_fail": 0.0 if out.compiled else o.compile_fail_penalty, "eslint": 0.0,
                           "code_judge": 0.0, "vlm_judge": 0.0, "compiled": 1.0 if out.compiled else 0.0,
@@ -172,8 +176,9 @@ class ReactReward:
         verdicts, err = _verdicts(lambda xs: self.judge.code_judge(xs, with_lines=o.code_judge_lines), items, "code")
         for k, i in enumerate(idx):
             res = results[i]
-            if verdicts is None:
-                res.info["judge_error"] = err
+            if verdicts is None or verdicts[k].failed:
+                res.info["judge_error"] = err or verdicts[k].error
+                res.excluded = JUDGE_OUTAGE
                 continue
             v = verdicts[k]
             res.info["code_judge"] = {"score": v.score, "ok": v.ok, "non_react": v.non_react,
@@ -196,8 +201,9 @@ class ReactReward:
         verdicts, err = _verdicts(lambda xs: self.judge.screenshot_judge(xs, mode=o.vlm_judge), items, "screenshot")
         for k, i in enumerate(idx):
             res = results[i]
-            if verdicts is None:
-                res.info["judge_error"] = (res.info.get("judge_error", "") + " " + err).strip()
+            if verdicts is None or verdicts[k].failed:
+                res.info["judge_error"] = (res.info.get("judge_error", "") + " " + (err or verdicts[k].error)).strip()
+                res.excluded = JUDGE_OUTAGE
                 continue
             v = verdicts[k]
             res.info["vlm_judge"] = {"score": v.score, "ok": v.ok, "lines": [vars(li) for li in v.lines]}
