@@ -30,6 +30,8 @@ def _pinned(name: str) -> str:
 def test_installed_versions_are_the_pinned_ones():
     assert trl.__version__ == _pinned("trl")
     assert transformers.__version__ == _pinned("transformers")
+    peft = pytest.importorskip("peft")
+    assert peft.__version__ == _pinned("peft")
 
 
 def test_generate_and_score_completions_signature_and_outputs():
