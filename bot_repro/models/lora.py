@@ -163,7 +163,8 @@ def check_modules(cfg: LoraCfg, shapes: dict[str, tuple[int, ...]], model_name: 
     if isinstance(cfg.target_modules, list):
         bad = [t for t in cfg.target_modules if not any(n == t or n.endswith(f".{t}") for n in shapes)]
         if bad:
-            raise ConfigError(f"model.lora.target_modules={cfg.target_modules!r} is not allowed: model {model_name} has "
+            source = f" (model.lora.adapter={cfg.adapter!r}'s)" if cfg.adapter else ""
+            raise ConfigError(f"model.lora.target_modules={cfg.target_modules!r}{source} is not allowed: model {model_name} has "
                               f"no module {', '.join(map(repr, bad))}; its modules LoRA can wrap: {', '.join(leaves)} "
                               f"(or {ALL_LINEAR})")
     if cfg.adapter:
