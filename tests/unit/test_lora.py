@@ -91,6 +91,14 @@ def test_a_starting_adapter_turns_lora_on_with_its_own_settings(adapter_dir):
         _lora(f"model.lora.adapter={adapter_dir}", "model.lora.r=8")
 
 
+def test_shipped_names_the_packages_adapter_folder(adapter_dir, tmp_path, monkeypatch):
+    shutil.copytree(adapter_dir, tmp_path / "arith_format")
+    monkeypatch.setattr(lora, "ADAPTERS_DIR", tmp_path)
+    assert lora.resolve_adapter("shipped:arith_format") == tmp_path / "arith_format"
+    with pytest.raises(ConfigError, match="no shipped adapter 'other'; shipped: arith_format"):
+        lora.resolve_adapter("shipped:other")
+
+
 def test_a_changed_adapter_fails_its_hash_naming_both_and_the_restore(adapter_dir, tmp_path):
     bad = tmp_path / "bad"
     shutil.copytree(adapter_dir, bad)
