@@ -80,10 +80,10 @@ def test_a_resumed_lora_run_equals_the_uninterrupted_one(lora_run, tmp_path):
     shutil.rmtree(resumed / "checkpoints" / "checkpoint-2")  # as if killed after step 1's checkpoint
     run_inprocess([*SMALL, *LORA, *RUN, "resume=true"], resumed)
     assert json.loads((resumed / "run.json").read_text())["resumed_from"].endswith("checkpoint-1")
-    for name in (WEIGHTS,):
-        a = load_file(lora_run / "checkpoints" / "checkpoint-2" / name)
-        b = load_file(resumed / "checkpoints" / "checkpoint-2" / name)
-        assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a), name
+    a, b = (load_file(d / "checkpoints" / "checkpoint-2" / WEIGHTS) for d in (lora_run, resumed))
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    step1 = load_file(lora_run / "checkpoints" / "checkpoint-1" / WEIGHTS)
+    assert any(not torch.equal(a[k], step1[k]) for k in a)  # step 2 trained: the equality is not trivial
     opt_a, opt_b = (torch.load(d / "checkpoints" / "checkpoint-2" / "optimizer.pt", weights_only=False)["state"]
                     for d in (lora_run, resumed))  # fmt: skip
     assert opt_a.keys() == opt_b.keys() and opt_a  # Adam's moments of the adapter's parameters
@@ -106,11 +106,12 @@ def test_offline_evaluation_loads_a_lora_checkpoint(lora_run, tmp_path):
 def adapter_dir(tmp_path_factory):
     """A starting adapter for the smoke run's tiny Qwen2 (hidden 64), lora_B nonzero, with its hash record."""
     from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
 
     from bot_repro.models.tiny import tiny_config
 
     torch.manual_seed(0)
-    model = get_peft_model(__import__("transformers").AutoModelForCausalLM.from_config(tiny_config("qwen2")),
+    model = get_peft_model(AutoModelForCausalLM.from_config(tiny_config("qwen2")),
                            LoraConfig(r=2, lora_alpha=4, target_modules=["q_proj", "v_proj"]))  # fmt: skip
     with torch.no_grad():
         for name, p in model.named_parameters():
