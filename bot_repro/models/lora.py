@@ -91,7 +91,7 @@ def resolve(cfg: LoraCfg) -> LoraCfg:
     if not (cfg.enabled or cfg.adapter):
         return cfg
     targets = cfg.target_modules
-    if isinstance(targets, str) and targets != ALL_LINEAR or isinstance(targets, list) and not targets:
+    if (isinstance(targets, str) and targets != ALL_LINEAR) or (isinstance(targets, list) and not targets):
         raise ConfigError(f"model.lora.target_modules={targets!r} is not allowed: expected {ALL_LINEAR} or a "
                           "non-empty list of module names (e.g. [q_proj, v_proj])")
     own = {"r": DEFAULT_R, "alpha": DEFAULT_ALPHA, "dropout": DEFAULT_DROPOUT, "target_modules": ALL_LINEAR}
@@ -101,7 +101,7 @@ def resolve(cfg: LoraCfg) -> LoraCfg:
         if saved.get("peft_type") != "LORA":
             raise ConfigError(f"model.lora.adapter={cfg.adapter!r} is not allowed: {path / CONFIG_FILE} is a "
                               f"{saved.get('peft_type')} adapter; expected LORA")
-        own = {"r": saved["r"], "alpha": float(saved["lora_alpha"]), "dropout": float(saved.get("lora_dropout", 0.0)),
+        own = {"r": saved["r"], "alpha": float(saved["lora_alpha"]), "dropout": float(saved.get("lora_dropout", DEFAULT_DROPOUT)),
                "target_modules": saved["target_modules"]}
         for key, value in own.items():
             given = getattr(cfg, key)
