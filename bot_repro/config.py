@@ -33,6 +33,8 @@ from bot_repro.config_errors import (
     one_of,
 )
 from bot_repro.judges.options import JudgeOptions, parse_options
+from bot_repro.models import lora
+from bot_repro.models.lora import LoraCfg
 from bot_repro.models.prompt_format import FORMATS as PROMPT_FORMATS
 from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
@@ -91,6 +93,8 @@ class ModelCfg:
     trust_remote_code: bool = False
     attn_implementation: str | None = None
     revision: str | None = None
+    # LoRA instead of full fine-tuning (off by default); resolved at validation: bot_repro/models/lora.py
+    lora: LoraCfg = field(default_factory=LoraCfg)
 
 
 @dataclass
@@ -261,6 +265,7 @@ def _check_stack(cfg: DictConfig) -> StackConfig:
         if key in cfg:
             check_value(cfg.get(key), hint, key, rule)
     model = build_options(ModelCfg, _section(cfg, "model"), "model")
+    model = dataclasses.replace(model, lora=lora.resolve(model.lora))  # a starting adapter's own settings
     task = build_options(TaskCfg, _section(cfg, "task"), "task")
     reward = build_options(RewardCfg, _section(cfg, "reward"), "reward")
     REWARD_SOURCES[reward.source]

@@ -2,7 +2,8 @@
 
     python -m bot_repro.evaluate heldout <run dir | checkpoint dir> [--step N] [--out DIR] [key=value ...]
         held-out metric of a saved checkpoint (React: compile rate + rollouts, screenshots, gallery;
-        AIME: Pass@k), from the run's own config; overrides are dotted keys, e.g. trainer.eval.n_samples=8
+        AIME: Pass@k), from the run's own config; overrides are dotted keys, e.g. trainer.eval.n_samples=8.
+        A LoRA run's checkpoint (its adapter alone) is loaded on the run's own base model
     python -m bot_repro.evaluate pairwise <eval dir A> <eval dir B> [--judge openai] [--max-prompts N]
         ABBA win rate of A over B from two React evaluation folders (<run>/eval/step_N or eval_offline/...)
 

@@ -21,6 +21,7 @@ from omegaconf import DictConfig, OmegaConf
 from bot_repro.config import RunConfig, check_device, training_processes, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges import preflight
+from bot_repro.models import lora
 from bot_repro.models import preflight as model_preflight
 from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
@@ -56,8 +57,11 @@ def check_model(run_cfg: RunConfig) -> tuple[RunConfig, model_preflight.Prefligh
     m = run_cfg.model
     try:
         facts = model_preflight.model_facts(m)
+        config = lora.model_config(m) if m.lora.enabled else None
     except GgufUnavailableError as exc:
         raise ModelUnavailableError(str(exc)) from None
+    if config is not None:  # LoRA's target modules and starting adapter against the model's modules, weightless
+        lora.check_modules(m.lora, lora.meta_module_shapes(config), m.name)
     if facts is None:
         return run_cfg, None
     rows = []
@@ -124,6 +128,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     try:
         with on_termination():
             trainer, metrics, judge = build_trainer(run_cfg, run_dir, time.time())
+            if run_cfg.model.lora.enabled:
+                record.data["lora"] = lora.describe(run_cfg.model.lora, trainer.model)
             state.attach(trainer, metrics)
             trainer.train(resume_from_checkpoint=str(state.checkpoint) if state.checkpoint else None)
     except JudgeOutageStop as exc:

@@ -2,8 +2,9 @@
 
 ``evaluate_checkpoint`` rebuilds a run's task from the run's own ``.hydra/config.yaml`` (plus any
 dotted overrides such as ``trainer.eval.n_samples=8``), loads ``checkpoints/checkpoint-N`` (model and
-tokenizer, as the trainer saved them), samples the held-out completions exactly as the in-training
-evaluation does (``bot_repro.trainer.callbacks.generate``) and lets the task score and save them
+tokenizer, as the trainer saved them; a LoRA run's adapter on the run's own base model), samples the
+held-out completions exactly as the in-training evaluation does (``bot_repro.trainer.callbacks.generate``)
+and lets the task score and save them
 (React: rollouts.jsonl, screenshots, gallery) under ``<run>/eval_offline/step_NNNNNN/``.
 ``compare_evaluations`` judges two such folders (or two ``eval/step_N`` folders) with the ABBA judge.
 """
@@ -23,6 +24,7 @@ from bot_repro.figures.sweep import CONF_DIR
 from bot_repro.run_folder import config_path
 
 CHECKPOINT_PREFIX = "checkpoint-"
+ADAPTER_CONFIG = "adapter_config.json"  # what a LoRA run's checkpoint holds instead of config.json
 
 
 def _step_of(path: Path) -> int:
@@ -46,8 +48,8 @@ def find_checkpoint(path: str | Path, step: int | None = None) -> tuple[Path, Pa
             raise ConfigError(f"{path}: no checkpoint{'' if step is None else f' for step {step}'}; "
                               f"kept: {kept or 'none'} (trainer.save_steps / save_total_limit decide which are kept)")
         ckpt = found[-1]
-    if not (ckpt / "config.json").is_file():
-        raise ConfigError(f"{ckpt} is not a saved model (no config.json)")
+    if not any((ckpt / f).is_file() for f in ("config.json", ADAPTER_CONFIG)):
+        raise ConfigError(f"{ckpt} is not a saved model (no config.json) nor a LoRA adapter (no {ADAPTER_CONFIG})")
     if not config_path(run_dir).is_file():
         raise ConfigError(f"{run_dir} has no .hydra/config.yaml: cannot rebuild the run's task")
     return run_dir, ckpt
@@ -81,7 +83,15 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
     tok = AutoTokenizer.from_pretrained(ckpt)
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    model = AutoModelForCausalLM.from_pretrained(ckpt, dtype=getattr(torch, run_cfg.model.dtype)).to(device)
+    if (ckpt / ADAPTER_CONFIG).is_file():  # a LoRA run saves the adapter alone: the run's base model, then it
+        from peft import PeftModel
+
+        from bot_repro.trainer.build import load_model, resolve_model_path
+
+        _, base = load_model(run_cfg.model, resolve_model_path(run_cfg, task, int(cfg.seed)))
+        model = PeftModel.from_pretrained(base, str(ckpt)).to(device)
+    else:
+        model = AutoModelForCausalLM.from_pretrained(ckpt, dtype=getattr(torch, run_cfg.model.dtype)).to(device)
     max_new = ev.max_new_tokens or run_cfg.trainer.max_completion_length
     completions = generate(model, tok, rows, ev, max_new, dict(run_cfg.model.chat_template_kwargs))
     ckpt_step = _step_of(ckpt)

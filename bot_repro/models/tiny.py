@@ -10,6 +10,7 @@ tokenizer has no chat template (so ``model.prompt_format=auto`` takes the plain 
 
 from __future__ import annotations
 
+import types
 from pathlib import Path
 
 import torch
@@ -107,6 +108,15 @@ def _config(family: str, vocab: int, tok: PreTrainedTokenizerFast, hidden: int, 
         return Gemma3TextConfig(**common, head_dim=hidden // heads, sliding_window=32, layer_types=layer_types,
                                 query_pre_attn_scalar=hidden // heads), Gemma3ForCausalLM
     raise ValueError(f"unknown tiny model family {family!r}; valid: {', '.join(FAMILIES)}")
+
+
+def tiny_config(family: str, vocab_size: int = 1024, hidden_size: int = 64, num_layers: int = 2):
+    """The architecture config of a tiny ``family`` model, without training its tokenizer (token ids unset):
+    its module names and shapes, for checks before anything is built (``bot_repro.models.lora``)."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown tiny model family {family!r}; valid: {', '.join(FAMILIES)}")
+    no_ids = types.SimpleNamespace(eos_token_id=None, pad_token_id=None, bos_token_id=None)
+    return _config(family, vocab_size, no_ids, hidden_size, num_layers)[0]
 
 
 def build_tiny(

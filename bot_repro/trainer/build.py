@@ -23,7 +23,7 @@ from trl import GRPOConfig
 from bot_repro.cache import cache_root
 from bot_repro.config import RunConfig
 from bot_repro.judges import JudgeClient
-from bot_repro.models import prompt_format
+from bot_repro.models import lora, prompt_format
 from bot_repro.models.gguf import GgufUnavailableError, converted_dir, gguf_path
 from bot_repro.models.tiny import build_tiny
 from bot_repro.run_folder.schema import CHECKPOINTS, EVAL, METRICS, ROLLOUTS
@@ -203,6 +203,13 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
     path = resolve_model_path(cfg, task, seed)
     tok, model = load_model(cfg.model, path)
     m = cfg.model
+    peft_config = None
+    if m.lora.enabled:  # checked on the model's files before (train.check_model); a hub model is checked here
+        lora.check_modules(m.lora, lora.module_shapes(model), m.name)
+        if m.lora.adapter:
+            model = lora.load_adapter(model, m.lora)
+        else:
+            peft_config = lora.peft_config(m.lora)  # TRL wraps the model (after seeding: the adapter's init)
     engine = engine_for(cfg.resources, m.dtype)
     if engine is not None:  # before the engine starts: a KV cache that cannot work is a config error
         tokens = longest_prompt_tokens(train_rows + test_rows, tok, dict(m.chat_template_kwargs))
@@ -219,6 +226,7 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
         dynamic_sampling=cfg.algorithm.dynamic_sampling,
         rollout_dir=run_dir / ROLLOUTS,
         rollouts_per_step=cfg.trainer.rollouts_per_step,
+        peft_config=peft_config,
     )
     try:
         trainer = make(args=args, engine=engine)

@@ -19,15 +19,17 @@ eager switch, so two things are added here and nowhere else (the third point is 
   checkpoint format and repacks. A tied output layer (e.g. SmolLM2's ``lm_head``, which shares
   ``embed_tokens``' weight) is not in that stream, so the reload leaves its oneDNN handle packed from the
   old embedding: greedy output then followed the new body with the old head (max |dlogp| 0.72 after a
-  perturbed sync, measured). The sync repacks every layer whose weight is shared (1e-5 after). GPU keeps
-  TRL's sync (its GEMMs read the shared weight itself).
+  perturbed sync, measured). The sync repacks every layer whose weight is shared (1e-5 after). A LoRA
+  policy (``model.lora``) streams its weights with the adapter merged (``models.lora.merged_named_params``,
+  no peft names) without writing its frozen base weights, which TRL's merge / unmerge round trip would
+  perturb by rounding at every sync. GPU keeps TRL's sync (its GEMMs read the shared weight itself).
 - **Importance sampling** is TRL's (``vllm_importance_sampling_correction``, set on by ``build.grpo_args``
   on every preset: sequence_mask, ratios above 3.0 masked); its ``sampling/...`` metrics, among them
   mean |logp(vLLM) - logp(trainer)|, reach ``metrics.jsonl`` (``run_folder.schema.VLLM_SAMPLING_KEYS``).
 
 Private names of TRL 1.16 / vLLM 0.30 used here (guarded by tests/unit/test_trl_surface.py):
 ``trl.generation.vllm_generation.LLM`` (the module global ``_init_vllm`` calls),
-``VLLMGeneration._iter_named_params``, ``.llm`` and ``.sync_weights``, and vLLM's
+``VLLMGeneration._iter_named_params``, ``.model``, ``.llm`` and ``.sync_weights``, and vLLM's
 ``llm_engine.model_executor.driver_worker.model_runner.reload_weights`` and ``.get_model()``, and its
 layers' ``quant_method.process_weights_after_loading``.
 """
@@ -45,6 +47,7 @@ from pathlib import Path
 
 from bot_repro.config import ResourcesCfg
 from bot_repro.config_errors import ConfigError
+from bot_repro.models.lora import merged_named_params
 
 log = logging.getLogger(__name__)
 GIB = 1 << 30
@@ -198,8 +201,11 @@ def repack_shared_weights(model) -> int:
 
 def _reload_sync(self) -> None:
     """``VLLMGeneration.sync_weights`` on CPU: the trainer's parameters, through vLLM's in-place reload."""
+    from accelerate.utils import is_peft_model
+
     runner = self.llm.llm_engine.model_executor.driver_worker.model_runner
-    runner.reload_weights(weights_iterator=self._iter_named_params(), is_checkpoint_format=True)
+    weights = merged_named_params(self.model) if is_peft_model(self.model) else self._iter_named_params()
+    runner.reload_weights(weights_iterator=weights, is_checkpoint_format=True)
     repack_shared_weights(runner.get_model())
     self.llm.reset_prefix_cache()
 

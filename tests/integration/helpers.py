@@ -6,6 +6,9 @@ would see zero reward variance and no gradient; ``test_variance`` scores text fe
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
 from pathlib import Path
 
 from bot_repro.rewards.base import REWARD_SOURCES, RewardResult, SpanReward
@@ -51,3 +54,33 @@ def run_inprocess(overrides: list[str], run_dir: Path):
 
     cfg = compose(overrides)
     return run(cfg, Path(run_dir))
+
+
+@contextlib.contextmanager
+def colocated_engine_scope():
+    """Around an in-process trainer with TRL's colocated vLLM engine (drop the trainer inside): undo what the
+    engine leaves in this process. TRL sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT and opens
+    a process group on that port: left behind, every later subprocess would inherit them and its accelerate
+    state would try to listen on the same port (EADDRINUSE). vLLM's CPU worker also replaces
+    torch.set_num_threads with a no-op once it has bound its threads (every later test's thread setting would
+    silently do nothing). Both are restored."""
+    import torch
+
+    env, set_threads, threads = dict(os.environ), torch.set_num_threads, torch.get_num_threads()
+    try:
+        yield
+    finally:
+        gc.collect()
+        import torch.distributed as dist
+        from accelerate.state import AcceleratorState, PartialState
+        from vllm.distributed.parallel_state import cleanup_dist_env_and_memory
+
+        cleanup_dist_env_and_memory()
+        if dist.is_initialized():
+            dist.destroy_process_group()
+        AcceleratorState._reset_state(reset_partial_state=True)
+        PartialState._reset_state()
+        os.environ.clear()
+        os.environ.update(env)
+        torch.set_num_threads = set_threads
+        torch.set_num_threads(threads)

@@ -15,7 +15,6 @@ before the in-process trainer that the sync and DAPO tests share; the transforme
 
 from __future__ import annotations
 
-import gc
 import importlib.util
 import json
 import os
@@ -140,35 +139,15 @@ def engine_trainer(model_dir, tmp_path_factory):
     from bot_repro.config import validate
     from bot_repro.trainer.build import build_trainer
     from tests.conftest import compose
+    from tests.integration.helpers import colocated_engine_scope
 
     overrides = [*TINY, *ENGINE, "algorithm=dapo", "algorithm.dynamic_sampling.max_rounds=2",
                  "reward.source=test_refill", "trainer.max_steps=1"]  # fmt: skip
     run_dir = tmp_path_factory.mktemp("engine")
-    # TRL's colocated engine sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT in this process and
-    # opens a process group on that port: left behind, every later subprocess would inherit them and its
-    # accelerate state would try to listen on the same port (EADDRINUSE), so both are undone afterwards. vLLM's
-    # CPU worker also replaces torch.set_num_threads with a no-op once it has bound its threads (every later
-    # test's thread setting would silently do nothing): restored too
-    import torch
-
-    env, set_threads, threads = dict(os.environ), torch.set_num_threads, torch.get_num_threads()
-    trainer, _, _ = build_trainer(validate(compose(overrides)), run_dir, time.time())
-    yield trainer, run_dir
-    del trainer
-    gc.collect()
-    import torch.distributed as dist
-    from accelerate.state import AcceleratorState, PartialState
-    from vllm.distributed.parallel_state import cleanup_dist_env_and_memory
-
-    cleanup_dist_env_and_memory()
-    if dist.is_initialized():
-        dist.destroy_process_group()
-    AcceleratorState._reset_state(reset_partial_state=True)
-    PartialState._reset_state()
-    os.environ.clear()
-    os.environ.update(env)
-    torch.set_num_threads = set_threads
-    torch.set_num_threads(threads)
+    with colocated_engine_scope():  # undoes what the engine leaves in this process
+        trainer, _, _ = build_trainer(validate(compose(overrides)), run_dir, time.time())
+        yield trainer, run_dir
+        del trainer
 
 
 def _prompts(trainer, n=2) -> list[str]:

@@ -30,6 +30,8 @@ def _pinned(name: str) -> str:
 def test_installed_versions_are_the_pinned_ones():
     assert trl.__version__ == _pinned("trl")
     assert transformers.__version__ == _pinned("transformers")
+    peft = pytest.importorskip("peft")
+    assert peft.__version__ == _pinned("peft")
 
 
 def test_generate_and_score_completions_signature_and_outputs():
@@ -143,7 +145,7 @@ def test_vllm_engine_docstring_lists_its_private_names():
     from bot_repro.trainer import vllm_engine
 
     doc = " ".join(vllm_engine.__doc__.split())
-    for name in ("trl.generation.vllm_generation.LLM", "_iter_named_params", ".llm", ".sync_weights",
+    for name in ("trl.generation.vllm_generation.LLM", "_iter_named_params", ".model", ".llm", ".sync_weights",
                  "reload_weights", ".get_model()", "process_weights_after_loading"):  # fmt: skip
         assert name in doc, name
 
@@ -172,6 +174,8 @@ def test_trl_sync_weights_and_param_stream():
     # the colocate path vllm_engine replaces on CPU, and the cache reset it repeats
     assert "self.llm.llm_engine.model_executor.driver_worker.model_runner.model.load_weights" in src
     assert "self.llm.reset_prefix_cache()" in src
+    # a LoRA policy's CPU sync reads the trainer's (peft) model from the generation object
+    assert "self.model = model" in inspect.getsource(vg.VLLMGeneration.__init__)
     # the trainer calls the instance's sync_weights, so adapt_sync's per-instance method is what runs
     assert "self.vllm_generation.sync_weights()" in inspect.getsource(GRPOTrainer)
 
