@@ -31,6 +31,7 @@ from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
 from bot_repro.paths import REPO
 from bot_repro.run_folder import OVERRIDES, config_path, read_overrides, status
+from bot_repro.trainer.run_dir import config_changes
 
 CONF_DIR = REPO / "conf"
 
@@ -153,21 +154,15 @@ def missing_jobs(cfg: DictConfig, overrides: Sequence[str], root: Path) -> list[
     return [job for job in expand_jobs(cfg, overrides) if job_key(job, keys) not in done]
 
 
-# keys a continued sweep's jobs may differ in from the attempt that started them (trainer/run_dir.py's RESUME_KEYS)
-CONTINUE_KEYS = ("resume", "resume_allow_changes")
-
-
 def job_changes(slug: str, args: Sequence[str], run_dir: Path) -> list[str]:
-    """Top-level config keys whose values differ between the run in ``run_dir`` (its saved
-    ``.hydra/config.yaml``) and the config its job composes to today (``args`` + its recorded overrides)."""
+    """Config keys whose values differ between the run in ``run_dir`` (its saved ``.hydra/config.yaml``)
+    and the config its job composes to today (``args`` + its recorded overrides), as resume compares them."""
     job = read_overrides(run_dir)
     saved = config_path(run_dir)
     if job is None or not saved.is_file():
         return ["<no recorded config>"]
     now = OmegaConf.to_container(without_hydra(compose_experiment(slug, merge_overrides(args, job))))
-    before = OmegaConf.to_container(OmegaConf.load(saved))
-    return sorted(k for k in set(now) | set(before)
-                  if k not in CONTINUE_KEYS and now.get(k, "<unset>") != before.get(k, "<unset>"))
+    return [key for key, _, _ in config_changes(OmegaConf.to_container(OmegaConf.load(saved)), now)]
 
 
 def unfinished_sweep(slug: str, args: Sequence[str], root: Path, report_name: str) -> tuple[Path | None, str]:

@@ -218,17 +218,25 @@ def _flat(node, prefix: str = "") -> dict[str, object]:
 RESUME_KEYS = {"resume", "resume_allow_changes"}
 
 
+def config_changes(saved: dict, now: dict) -> list[tuple[str, object, object]]:
+    """``(dotted key, saved value, value now)`` of every key that differs between two composed configs,
+    ``RESUME_KEYS`` aside. A key the saved config lacks and that is off now (null or false) is an option
+    added since the run started, left off: not a change (a run from before ``model.lora`` resumes)."""
+    before, after = _flat(saved), _flat(now)
+    unset = "<unset>"
+    return [(k, before.get(k, unset), after.get(k, unset)) for k in sorted(set(before) | set(after))
+            if k.split(".")[0] not in RESUME_KEYS and before.get(k, unset) != after.get(k, unset)
+            and not (k not in before and after[k] in (None, False))]
+
+
 def check_resume_config(run_dir: Path, cfg: DictConfig) -> None:
     """Refuse to resume with a config that differs from the run's first attempt, naming the keys."""
     saved_path = config_path(run_dir)
     if not saved_path.is_file() or cfg.get("resume_allow_changes"):
         return
-    saved = _flat(OmegaConf.to_container(OmegaConf.load(saved_path)))
-    now = _flat(OmegaConf.to_container(cfg))
-    changed = sorted(k for k in set(saved) | set(now)
-                     if k.split(".")[0] not in RESUME_KEYS and saved.get(k, "<unset>") != now.get(k, "<unset>"))
+    changed = config_changes(OmegaConf.to_container(OmegaConf.load(saved_path)), OmegaConf.to_container(cfg))
     if changed:
-        shown = "; ".join(f"{k}: {saved.get(k, '<unset>')!r} -> {now.get(k, '<unset>')!r}" for k in changed[:10])
+        shown = "; ".join(f"{k}: {a!r} -> {b!r}" for k, a, b in changed[:10])
         more = f" (+{len(changed) - 10} more)" if len(changed) > 10 else ""
         raise ConfigError(
             f"resume=true with a config that differs from the run in {run_dir}: {shown}{more}. Resume with the "

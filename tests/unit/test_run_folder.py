@@ -123,3 +123,16 @@ def test_the_archived_record_keeps_hydras_group_choices_and_no_paths(tmp_path):
     (src / HYDRA).unlink()
     copy_record(src, tmp_path / "archive" / "no_hydra")
     assert not (tmp_path / "archive" / "no_hydra" / HYDRA).exists()
+
+
+def test_resume_compares_configs_key_by_key_and_an_option_added_since_left_off_is_no_change():
+    from bot_repro.trainer.run_dir import config_changes
+
+    saved = {"seed": 0, "resume": False, "model": {"name": "m", "dtype": "float32"}}
+    same_but_newer = {"seed": 0, "resume": True, "model": {"name": "m", "dtype": "float32",
+                                                            "lora": {"enabled": False, "r": None, "adapter": None}}}
+    assert config_changes(saved, same_but_newer) == []
+    turned_on = {**same_but_newer, "model": {**same_but_newer["model"], "lora": {"enabled": True, "r": None}}}
+    assert config_changes(saved, turned_on) == [("model.lora.enabled", "<unset>", True)]
+    assert config_changes(saved, {**saved, "seed": 1}) == [("seed", 0, 1)]
+    assert config_changes({**saved, "x": None}, saved) == [("x", None, "<unset>")]  # a key that went away counts
