@@ -26,7 +26,15 @@ from bot_repro.cache import cache_root
 from bot_repro.config import validate
 from bot_repro.figures import sweep
 from bot_repro.models import prompt_format
-from bot_repro.tasks.arith.warm_start import ADAPTERS, RECORD, SPECS, SftSpec, adapter_hash, build_adapter
+from bot_repro.tasks.arith.warm_start import (
+    ADAPTERS,
+    RECORD,
+    SPECS,
+    SftSpec,
+    adapter_hash,
+    build_adapter,
+    verified,
+)
 from bot_repro.tasks.base import build_task
 from bot_repro.tasks.mini.warm_start import deterministic_torch
 from bot_repro.trainer.build import resolve_model_path
@@ -106,9 +114,7 @@ def check(name: str, ship: bool = False) -> dict[str, Any]:
         diff = hardware_diff(here, record.get("built_on") or {})
         print(f"{name}: built {info['hash']}, shipped {record['hash']}: this machine does NOT reproduce the shipped "
               f"adapter; hardware fields that differ from its built_on: {', '.join(diff) or 'none'}")
-    use = scratch if ship or record is None else shipped_dir
-    if use == shipped_dir and adapter_hash(shipped_dir) != record["hash"]:
-        raise SystemExit(f"error: {shipped_dir}'s weights do not hash to its {RECORD}'s {record['hash']}")
+    use = scratch if ship or record is None else verified(shipped_dir)
     numbers = step0(cfg, task, model_dir, tok, use, spec)
     print(f"{name}: step 0 with no worked examples ({numbers['prompts']} held-out x {numbers['samples']}): format "
           f"{numbers['format_ok_rate']:.3f}, pass@1 {numbers['pass@1']:.3f}, pass@4 {numbers['pass@4']:.3f}")

@@ -23,6 +23,7 @@ kernels (``bot_repro.tasks.mini.warm_start.deterministic_torch``). The adapter i
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -31,6 +32,7 @@ from typing import Any
 
 import torch
 
+from bot_repro.config_errors import ConfigError
 from bot_repro.tasks.arith.data import LEVELS, make_problems
 from bot_repro.tasks.arith.task import solution_text
 from bot_repro.tasks.mini.warm_start import deterministic_torch
@@ -75,6 +77,18 @@ SPECS = {
 def adapter_hash(folder: Path | str) -> str:
     """sha256 hex of the adapter's weights file (the ``hash`` its ``adapter.json`` records)."""
     return hashlib.sha256((Path(folder) / WEIGHTS).read_bytes()).hexdigest()
+
+
+def verified(folder: Path | str) -> Path:
+    """``folder`` when its weights hash to its ``adapter.json``'s ``hash``; otherwise a ConfigError
+    (a truncated file, a Git LFS pointer: never a silent rebuild)."""
+    folder = Path(folder)
+    expected = json.loads((folder / RECORD).read_text())["hash"]
+    found = adapter_hash(folder)
+    if found != expected:
+        raise ConfigError(f"adapter {folder}: {WEIGHTS} hashes to {found}, {RECORD} records {expected}; "
+                          f"restore it with `git checkout -- {folder.name}` or rebuild it (`make warm-start`)")
+    return folder
 
 
 def arithmetic_key(row: dict[str, Any]) -> tuple[str, ...]:
