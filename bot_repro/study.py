@@ -117,13 +117,17 @@ def main(argv: list[str] | None = None) -> None:
                     help="a shipped starting adapter of a real model to rebuild instead (bot_repro/experiment/adapter.py)")
     ap.add_argument("--lengths", type=lambda s: [int(x) for x in s.split(",")], default=None,
                     help="with one --adapter: the training-length probe over these step counts, written to --out")
-    ap.add_argument("--out", type=Path, default=Path("results/adapter_probe/probe.json"))
+    ap.add_argument("--out", type=Path, default=None,
+                    help="with --adapter: write the check's (or the probe's) result to this JSON file")
     args = ap.parse_intermixed_args(argv)
     if args.adapter:
         if args.lengths:
-            adapter.probe(args.adapter[0], args.lengths, args.out)
+            adapter.probe(args.adapter[0], args.lengths, args.out or Path("results/adapter_probe/probe.json"))
             return
         results = [adapter.check(name, args.ship) for name in args.adapter]
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps(results, indent=1) + "\n")
         if not all(r["reproduces"] for r in results) and not args.ship:
             print("warm-start: some adapter differs from the shipped one here; runs load the shipped adapter (its hash is checked)")
         return

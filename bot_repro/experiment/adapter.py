@@ -104,7 +104,9 @@ def check(name: str, ship: bool = False) -> dict[str, Any]:
     cfg, task, model_dir, tok, overrides = setup(spec)
     scratch = cache_root() / "adapter-check" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
     info = build_adapter(model_dir, tok, task, spec, scratch)
-    shipped_dir, here = ADAPTERS / name, hardware()
+    with deterministic_torch(spec.threads):  # the hardware as the build saw it (its thread count)
+        here = hardware()
+    shipped_dir = ADAPTERS / name
     record = json.loads((shipped_dir / RECORD).read_text()) if (shipped_dir / RECORD).exists() else None
     if record is None:
         print(f"{name}: built {info['hash']}; no adapter ships under this name")
@@ -126,7 +128,11 @@ def check(name: str, ship: bool = False) -> dict[str, Any]:
         (shipped_dir / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
         print(f"shipped -> {shipped_dir}")
     shutil.rmtree(scratch, ignore_errors=True)
-    return {"name": name, "built": info["hash"], "reproduces": record is not None and info["hash"] == record["hash"]}
+    return {"name": name, "command": " ".join(["python -m bot_repro.study", *sys.argv[1:]]), "git_sha": git_sha(),
+            "built": info["hash"], "shipped": (record or {}).get("hash"), "shipped_now": ship,
+            "reproduces": record is not None and info["hash"] == record["hash"],
+            "hardware_differs": hardware_diff(here, (record or {}).get("built_on") or {}) if record else None,
+            "build_seconds": info["seconds"], "step0": numbers, "hardware": here}
 
 
 def probe(name: str, lengths: list[int], out: Path) -> dict[str, Any]:
