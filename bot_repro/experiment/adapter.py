@@ -96,6 +96,19 @@ def _record(name: str, spec: SftSpec, info: dict, cfg, overrides: list[str], bui
             "git_sha": git_sha(), "built_on": built_on}
 
 
+def ship_files(built: Path, dest: Path, record: dict) -> Path:
+    """Copy the adapter saved in ``built`` to ``dest`` with its ``record``; the peft config names the
+    model by its conf/model name (not the machine's converted folder) and lists its modules sorted."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(built / "adapter_model.safetensors", dest / "adapter_model.safetensors")
+    config = json.loads((built / "adapter_config.json").read_text())
+    config.update(base_model_name_or_path=record["model"], target_modules=sorted(config["target_modules"]))
+    (dest / "adapter_config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    (dest / RECORD).write_text(json.dumps(record, indent=1) + "\n")
+    print(f"shipped -> {dest}")
+    return dest
+
+
 def check(name: str, ship: bool = False) -> dict[str, Any]:
     """Build adapter ``name`` here into a scratch folder, compare its hash with the shipped record's,
     print the differing hardware fields when it differs, and the step-0 numbers of the adapter runs
@@ -121,12 +134,7 @@ def check(name: str, ship: bool = False) -> dict[str, Any]:
     print(f"{name}: step 0 with no worked examples ({numbers['prompts']} held-out x {numbers['samples']}): format "
           f"{numbers['format_ok_rate']:.3f}, pass@1 {numbers['pass@1']:.3f}, pass@4 {numbers['pass@4']:.3f}")
     if ship:
-        shipped_dir.mkdir(parents=True, exist_ok=True)
-        for f in ("adapter_config.json", "adapter_model.safetensors"):
-            shutil.copy2(scratch / f, shipped_dir / f)
-        rec = _record(name, spec, info, cfg, overrides, here, numbers)
-        (shipped_dir / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
-        print(f"shipped -> {shipped_dir}")
+        ship_files(scratch, shipped_dir, _record(name, spec, info, cfg, overrides, here, numbers))
     shutil.rmtree(scratch, ignore_errors=True)
     return {"name": name, "command": " ".join(["python -m bot_repro.study", *sys.argv[1:]]), "git_sha": git_sha(),
             "built": info["hash"], "shipped": (record or {}).get("hash"), "shipped_now": ship,
