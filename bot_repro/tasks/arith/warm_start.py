@@ -70,7 +70,7 @@ class SftSpec:
 # --ship"`); each length is the training-length probe's choice (results/adapter_probe/, docs/real_model.md).
 SPECS = {
     "smollm2_135m-arith-two_step": SftSpec(model="smollm2_135m", level="two_step", steps=40),
-    "gemma3_270m-arith-two_step": SftSpec(model="gemma3_270m", level="two_step", steps=40),
+    "gemma3_270m-arith-two_step": SftSpec(model="gemma3_270m", level="two_step", steps=20),
 }
 
 
