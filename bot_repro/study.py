@@ -8,7 +8,8 @@ name and the starting policy's hash (``bot_repro.experiment.report.reads_source`
 ``python -m bot_repro.experiment run mini_demo``.
 
 ``warm-start`` rebuilds the shipped policies (one per distinct task and model config of the demo and
-the study: ``warm_start_experiments``) and says whether this machine reproduces them.
+the study: ``warm_start_experiments``) and says whether this machine reproduces them; ``--adapter NAME``
+does the same for a real model's shipped starting adapter (``bot_repro.experiment.adapter``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from omegaconf import DictConfig, open_dict
 from bot_repro.cache import cache_root
 from bot_repro.config import validate
 from bot_repro.config_errors import ConfigError
+from bot_repro.experiment import adapter
 from bot_repro.figures import sweep
+from bot_repro.tasks.arith.warm_start import SPECS
 from bot_repro.tasks.base import build_task
 from bot_repro.tasks.mini import shipped
 from bot_repro.trainer.build import resolve_model_path
@@ -109,8 +112,25 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("command", choices=["warm-start"])
     ap.add_argument("experiments", nargs="*", default=[], metavar="experiment",
                     help="experiments whose warm start to rebuild (default: one per task and model config of the demo and the study)")
-    ap.add_argument("--ship", action="store_true", help="replace the shipped policies with the ones built here")
+    ap.add_argument("--ship", action="store_true", help="replace the shipped policies (or adapters) with the ones built here")
+    ap.add_argument("--adapter", action="append", default=[], choices=sorted(SPECS),
+                    help="a shipped starting adapter of a real model to rebuild instead (bot_repro/experiment/adapter.py)")
+    ap.add_argument("--lengths", type=lambda s: [int(x) for x in s.split(",")], default=None,
+                    help="with one --adapter: the training-length probe over these step counts, written to --out")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="with --adapter: write the check's (or the probe's) result to this JSON file")
     args = ap.parse_intermixed_args(argv)
+    if args.adapter:
+        if args.lengths:
+            adapter.probe(args.adapter[0], args.lengths, args.out or Path("results/adapter_probe/probe.json"))
+            return
+        results = [adapter.check(name, args.ship) for name in args.adapter]
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps(results, indent=1) + "\n")
+        if not all(r["reproduces"] for r in results) and not args.ship:
+            print("warm-start: some adapter differs from the shipped one here; runs load the shipped adapter (its hash is checked)")
+        return
     try:
         names = args.experiments or warm_start_experiments(
             {n: sweep.compose_experiment(n) for n in dict.fromkeys([DEMO, *study_list()])})

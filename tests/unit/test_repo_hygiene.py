@@ -29,6 +29,8 @@ ALLOW_LARGE = (
     # the shipped warm-started mini policies' weights (2.6 MB each, pyproject's package-data): step 0 is
     # the same on every machine
     "bot_repro/tasks/mini/policies/*/model.safetensors",
+    # the shipped starting LoRA adapters of the real models (#44: r 4 on every linear layer, fp32, about 5 MB)
+    "bot_repro/models/adapters/*/adapter_model.safetensors",
 )
 CODE_SUFFIXES = (".py", ".sh", ".ipynb", ".js", ".mjs")
 LOG_SUFFIXES = (".log",)

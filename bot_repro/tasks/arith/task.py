@@ -77,6 +77,11 @@ class ArithTask(AimeTask):
             turns += [{"role": "user", "content": ex["problem"]}, {"role": "assistant", "content": solution_text(ex)}]
         return {**row, "prompt": row["prompt"][:1] + turns + row["prompt"][1:]}  # after the system turn
 
+    def prompt_messages(self, row: dict[str, Any]) -> list[dict[str, str]]:
+        """The chat messages of a run's prompt for the generated ``row``: system prompt, the worked
+        examples (``shots``), the problem (the adapter's supervised data uses it: ``warm_start``)."""
+        return self._row(row)["prompt"]
+
     def evaluate_detailed(self, completions, rows):
         """AIME's metrics plus ``step_accuracy`` (checked steps whose claims hold, pooled over
         samples; 0 when no step was checked), ``grounded_step_accuracy`` (checked steps that are
