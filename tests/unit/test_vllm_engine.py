@@ -83,3 +83,13 @@ def test_missing_vllm_names_the_install_command(monkeypatch):
     monkeypatch.setattr(vllm_engine.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ConfigError, match="make install-vllm"):
         vllm_engine.check_installed(ResourcesCfg(name="cpu_vllm", use_vllm=True, vllm_mode="colocate"))
+
+
+def test_without_vllm_a_preset_falls_back_to_transformers_only_when_it_says_so(monkeypatch):
+    monkeypatch.setattr(vllm_engine.importlib.util, "find_spec", lambda name: None)  # vLLM not installed
+    one_gpu = ResourcesCfg(name="one_gpu", device="cuda", gpus=1, use_vllm=True, vllm_fallback="transformers")
+    assert vllm_engine.check_installed(one_gpu).use_vllm is False
+    with pytest.raises(ConfigError, match=r"resources=a100_80g generates with vLLM .* pip install -e '.\[gpu\]'"):
+        vllm_engine.check_installed(ResourcesCfg(name="a100_80g", device="cuda", gpus=1, use_vllm=True))
+    cpu = ResourcesCfg(name="cpu")
+    assert vllm_engine.check_installed(cpu) is cpu
