@@ -53,3 +53,24 @@ def tracked(*pathspec: str) -> list[str]:
     if r.returncode != 0:
         pytest.skip(f"not a git checkout ({r.stderr.strip()})")
     return [p for p in r.stdout.split("\0") if p and (REPO / p).is_file()]
+
+
+def save_adapter(base, out: Path, r: int, alpha: int) -> Path:
+    """A LoRA adapter (q_proj and v_proj) on model ``base`` saved to ``out`` as PeftModel.save_pretrained
+    writes it, with its adapter.json hash record; lora_B nonzero (seeded), so the adapter changes the model."""
+    import json
+
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    from bot_repro.models import lora
+
+    torch.manual_seed(0)
+    model = get_peft_model(base, LoraConfig(r=r, lora_alpha=alpha, target_modules=["q_proj", "v_proj"]))
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if ".lora_B." in name:
+                p.normal_(0, 0.1)
+    model.save_pretrained(out)
+    (out / lora.RECORD_FILE).write_text(json.dumps({"hash": lora.adapter_hash(out)}))
+    return out

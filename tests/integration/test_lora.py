@@ -22,7 +22,7 @@ import torch
 from safetensors.torch import load_file
 
 from bot_repro.models import lora
-from tests.conftest import REPO, compose
+from tests.conftest import REPO, compose, save_adapter
 from tests.integration.helpers import SMALL, run_inprocess
 
 LORA = ["model.lora.enabled=true", "model.lora.r=4"]
@@ -105,22 +105,12 @@ def test_offline_evaluation_loads_a_lora_checkpoint(lora_run, tmp_path):
 @pytest.fixture(scope="module")
 def adapter_dir(tmp_path_factory):
     """A starting adapter for the smoke run's tiny Qwen2 (hidden 64), lora_B nonzero, with its hash record."""
-    from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM
 
     from bot_repro.models.tiny import tiny_config
 
-    torch.manual_seed(0)
-    model = get_peft_model(AutoModelForCausalLM.from_config(tiny_config("qwen2")),
-                           LoraConfig(r=2, lora_alpha=4, target_modules=["q_proj", "v_proj"]))  # fmt: skip
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            if ".lora_B." in name:
-                p.normal_(0, 0.1)
-    out = tmp_path_factory.mktemp("start") / "adapter"
-    model.save_pretrained(out)
-    (out / lora.RECORD_FILE).write_text(json.dumps({"hash": lora.adapter_hash(out)}))
-    return out
+    base = AutoModelForCausalLM.from_config(tiny_config("qwen2"))
+    return save_adapter(base, tmp_path_factory.mktemp("start") / "adapter", r=2, alpha=4)
 
 
 def test_a_starting_adapter_is_trained_on_and_recorded(adapter_dir, tmp_path):

@@ -13,29 +13,18 @@ from bot_repro.config import validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.models import lora
 from bot_repro.models.tiny import tiny_config
-from tests.conftest import compose
+from tests.conftest import compose, save_adapter
 
 SMOKE = ["debug=smoke", "task.params.warm_start=false"]
 
 
 @pytest.fixture(scope="module")
 def adapter_dir(tiny_qwen2, tmp_path_factory):
-    """A LoRA adapter (r 4, q_proj and v_proj) for tiny_qwen2 as PeftModel.save_pretrained writes it, with
-    an adapter.json record of its hash; lora_B nonzero so that the adapter changes the model."""
-    from peft import LoraConfig, get_peft_model
+    """A LoRA adapter (r 4, q_proj and v_proj) for tiny_qwen2 with its hash record (``save_adapter``)."""
     from transformers import AutoModelForCausalLM
 
-    torch.manual_seed(0)
-    model = get_peft_model(AutoModelForCausalLM.from_pretrained(tiny_qwen2),
-                           LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]))  # fmt: skip
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            if "lora_B" in name:
-                p.normal_(0, 0.1)
-    out = tmp_path_factory.mktemp("adapter") / "a"
-    model.save_pretrained(out)
-    (out / lora.RECORD_FILE).write_text(json.dumps({"hash": lora.adapter_hash(out)}))
-    return out
+    return save_adapter(AutoModelForCausalLM.from_pretrained(tiny_qwen2), tmp_path_factory.mktemp("adapter") / "a",
+                        r=4, alpha=8)
 
 
 def _lora(*overrides: str) -> lora.LoraCfg:
