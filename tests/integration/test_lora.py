@@ -22,6 +22,7 @@ import torch
 from safetensors.torch import load_file
 
 from bot_repro.models import lora
+from bot_repro.run_folder import read_run_json, write_run_json
 from tests.conftest import REPO, compose, save_adapter
 from tests.integration.helpers import SMALL, run_inprocess
 
@@ -77,7 +78,9 @@ def test_lora_and_full_runs_log_the_same_keys_and_run_json_records_the_adapter(l
 def test_a_resumed_lora_run_equals_the_uninterrupted_one(lora_run, tmp_path):
     resumed = tmp_path / "resumed"
     shutil.copytree(lora_run, resumed)
-    shutil.rmtree(resumed / "checkpoints" / "checkpoint-2")  # as if killed after step 1's checkpoint
+    shutil.rmtree(resumed / "checkpoints" / "checkpoint-2")  # as if killed after step 1's checkpoint,
+    info = read_run_json(resumed)
+    write_run_json(resumed, {**info, "status": "running"})  # which leaves run.json saying running
     run_inprocess([*SMALL, *LORA, *RUN, "resume=true"], resumed)
     assert json.loads((resumed / "run.json").read_text())["resumed_from"].endswith("checkpoint-1")
     a, b = (load_file(d / "checkpoints" / "checkpoint-2" / WEIGHTS) for d in (lora_run, resumed))
