@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot_repro import paths
 from bot_repro.config_errors import POSITIVE, ConfigError, Rule, checked
 
 DEFAULT_R = 16
@@ -219,7 +220,7 @@ def describe(cfg: LoraCfg, model) -> dict[str, Any]:
                            "adapter": None}
     if cfg.adapter:
         path = resolve_adapter(cfg.adapter)
-        out["adapter"] = {"spec": cfg.adapter, "path": str(path), "hash": adapter_hash(path)}
+        out["adapter"] = {"spec": cfg.adapter, "path": paths.relative(path), "hash": adapter_hash(path)}
     return out
 
 
