@@ -163,3 +163,12 @@ def test_a_dry_run_validates_every_job_and_names_the_one_that_fails(capsys):
     assert len(jobs) == 9 and "mini_demo: 9 job(s), 630 training steps in all; valid" in out
     with pytest.raises(ConfigError, match=r"mini_demo, job 0 .*trainer.max_steps='x' is not allowed"):
         dry_run("mini_demo", ["trainer.max_steps=x"])
+
+
+def test_the_real_study_on_one_gpu_is_a_valid_dry_run(capsys):
+    from bot_repro.experiment.run import dry_run
+
+    jobs = dry_run("real_study", ["resources=one_gpu"])
+    out = capsys.readouterr().out
+    assert len(jobs) >= 30 and out.count("[one_gpu: cuda, bf16, vLLM;") == len(jobs)
+    assert f"real_study: {len(jobs)} job(s)" in out and "valid (dry run: nothing trained)" in out
