@@ -1,4 +1,5 @@
-"""Helpers for integration tests: compose + run in-process, and a reward source with variance.
+"""Helpers for integration tests: compose + run in-process, a reward source with variance, and a
+new experiment file on the mini task (``mini_experiment``).
 
 The tiny random policy never solves the mini task, so sequence-level methods (GRPO, GSPO, DAPO)
 would see zero reward variance and no gradient; ``test_variance`` scores text features instead.
@@ -84,3 +85,24 @@ def colocated_engine_scope():
         os.environ.update(env)
         torch.set_num_threads = set_threads
         torch.set_num_threads(threads)
+
+
+MINI_HEAD = """\
+# @package _global_
+defaults:
+  - override /model: mini_qwen2
+  - override /task: mini
+  - override /reward: mini_progress
+  - override /trainer: mini
+logger: {wandb_mode: disabled, progress_bar: false}
+"""
+
+
+def mini_experiment(tmp_path: Path, name: str, body: str) -> list[str]:
+    """Write ``<tmp_path>/conf/experiment/<name>.yaml``, as a user would: the mini task's groups, a quiet
+    logger, ``experiment_name`` and ``body`` (its sweep and ``report:`` block); return the experiment
+    command's ``--conf-dir`` and ``--runs-root`` (``<tmp_path>/runs``) arguments."""
+    folder = tmp_path / "conf" / "experiment"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.yaml").write_text(f"{MINI_HEAD}experiment_name: {name}\n{body}")
+    return ["--conf-dir", str(tmp_path / "conf"), "--runs-root", str(tmp_path / "runs")]

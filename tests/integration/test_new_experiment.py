@@ -9,17 +9,10 @@ from pathlib import Path
 
 from bot_repro import report_folder
 from tests.conftest import REPO
+from tests.integration.helpers import mini_experiment
 
+# two algorithms on the mini task, one seed: the whole experiment in one file (with helpers.MINI_HEAD)
 EXPERIMENT = """\
-# @package _global_
-# two algorithms on the mini task, one seed: the whole experiment in one file
-defaults:
-  - override /model: mini_qwen2
-  - override /task: mini
-  - override /reward: mini_progress
-  - override /trainer: mini
-experiment_name: my_probe
-logger: {wandb_mode: disabled, progress_bar: false}
 hydra:
   sweeper:
     params:
@@ -43,10 +36,7 @@ def _experiment(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_new_experiment_is_one_yaml_file(tmp_path: Path):
-    conf = tmp_path / "conf"
-    (conf / "experiment").mkdir(parents=True)
-    (conf / "experiment" / "my_probe.yaml").write_text(EXPERIMENT)
-    common = ["--conf-dir", str(conf), "--runs-root", str(tmp_path / "runs")]
+    common = mini_experiment(tmp_path, "my_probe", EXPERIMENT)
     listed = _experiment("list", *common)
     assert listed.returncode == 0 and "my_probe" in listed.stdout and "GRPO vs BoT-GRPO, smoke" in listed.stdout
     ran = _experiment("run", "my_probe", "debug=smoke", *common)

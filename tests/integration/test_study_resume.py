@@ -15,16 +15,9 @@ import pytest
 from bot_repro import report_folder
 from bot_repro.run_folder import read_run_json, status
 from tests.conftest import REPO
+from tests.integration.helpers import mini_experiment
 
 EXPERIMENT = """\
-# @package _global_
-defaults:
-  - override /model: mini_qwen2
-  - override /task: mini
-  - override /reward: mini_progress
-  - override /trainer: mini
-experiment_name: two_seeds
-logger: {wandb_mode: disabled, progress_bar: false}
 hydra:
   sweeper:
     params:
@@ -46,10 +39,7 @@ def _run(common: list[str], **kw) -> subprocess.Popen:
 
 @pytest.mark.slow
 def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Path):
-    conf = tmp_path / "conf"
-    (conf / "experiment").mkdir(parents=True)
-    (conf / "experiment" / "two_seeds.yaml").write_text(EXPERIMENT)
-    common = ["--conf-dir", str(conf), "--runs-root", str(tmp_path / "runs")]
+    common = mini_experiment(tmp_path, "two_seeds", EXPERIMENT)
     root = tmp_path / "runs" / "two_seeds"
 
     first = _run(common)
