@@ -1,10 +1,10 @@
-"""``python -m bot_repro.experiment warm-start [EXPERIMENT ...] [--ship]`` (``make warm-start``).
+"""``python -m bot_repro.experiment warm-start`` (``make warm-start``): rebuild the shipped starting
+policies here and say whether this machine reproduces them.
 
-``warm-start`` rebuilds the shipped policies (one per distinct task and model config of the demo and
-the study: ``warm_start_experiments``) and says whether this machine reproduces them; ``--adapter NAME``
-does the same for a real model's shipped starting adapter (``bot_repro.experiment.adapter``).
-``make demo`` is ``python -m bot_repro.experiment run mini_demo``; the study's list is
-``bot_repro.experiment.spec.study_list``.
+``warm-start [EXPERIMENT ...] [--ship]`` rebuilds one policy per distinct task and model config of
+the demo and the study (``warm_start_experiments``; the study's list is ``spec.study_list``);
+``--adapter NAME`` does the same for a real model's shipped starting adapter
+(``bot_repro.experiment.adapter``).
 """
 
 from __future__ import annotations
