@@ -155,7 +155,7 @@ findings:
 
 ## rebuild the shipped mini policies here (about 3.5 min each on one core) and say whether this machine reproduces their hashes (ARGS="--adapter NAME": a real model's shipped starting adapter)
 warm-start: install-python
-	$(PY) -m bot_repro.study warm-start $(ARGS)
+	$(EXPERIMENT) warm-start $(ARGS)
 
 ## delete runs/smoke
 clean-runs:

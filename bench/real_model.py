@@ -44,7 +44,7 @@ GEN_BATCH, GEN_TOKENS = 8, 64
 
 def _real_small():
     from bot_repro.config import validate
-    from bot_repro.figures.sweep import compose_experiment, without_hydra
+    from bot_repro.experiment.sweep import compose_experiment, without_hydra
 
     return validate(without_hydra(compose_experiment("real_small")))
 

@@ -55,7 +55,7 @@ def _machine(load_before) -> dict:
 
 def _config(resources: str, extra: tuple[str, ...] = ()):
     from bot_repro.config import validate
-    from bot_repro.figures.sweep import compose_experiment, without_hydra
+    from bot_repro.experiment.sweep import compose_experiment, without_hydra
 
     overrides = [f"resources={resources}", f"resources.torch_threads={THREADS}", "algorithm=grpo", "seed=0",
                  "trainer.eval.every=0", "logger.progress_bar=false", *extra]

@@ -2,11 +2,13 @@
 
 Layers (lowest first; a module imports only from its own layer or below, and never in a circle;
 tests/unit/test_import_layers.py checks it):
-  0. registry, config_errors, ranks, cache, paths, run_folder, report_folder
+  0. registry, config_schema, ranks, cache, paths, run_folder, report_folder
   1. algorithms, judges, rewards, models
   2. tasks
-  3. plugins, config, trainer
-  4. train, evaluate, study, figures, analysis, plots, integrations, experiment
+  3. plugins, config
+  4. trainer
+  5. train, analysis, plots, integrations
+  6. experiment
 """
 
 __version__ = "0.1.0"

@@ -21,10 +21,11 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf, open_dict
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.registry import validate_options
-from bot_repro.config_errors import (
+from bot_repro.algorithms.advantages import validate_options
+from bot_repro.config_schema import (
     NON_NEGATIVE,
     POSITIVE,
+    PROBABILITY,
     ConfigError,
     Rule,
     build_options,
@@ -40,7 +41,6 @@ from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
 from bot_repro.run_folder import config_path
 from bot_repro.tasks import TASKS
-from bot_repro.trainer.monitors import MonitorCfg
 
 
 # Hydra writes the composed config of a run's first attempt to .hydra/; a resumed attempt gets a
@@ -129,6 +129,21 @@ class EvalCfg:
     temperature: float = checked(1.0, POSITIVE)
     max_new_tokens: int | None = checked(None, POSITIVE)  # None: trainer.max_completion_length
     batch_size: int = checked(64, POSITIVE)  # sequences per generate() call
+
+
+@dataclass
+class MonitorCfg:
+    """Warning thresholds of the reward-hacking monitors (``trainer.monitors.<name>``,
+    ``bot_repro.trainer.monitors``): a share above its threshold, or a length ratio above
+    ``length_ratio_high`` or below ``length_ratio_low``, logs one WARNING line.
+    A share threshold of 1 (and ``length_ratio_low`` = 0) never warns."""
+
+    local_up_global_not: float = checked(0.5, PROBABILITY)
+    true_steps_wrong_answer: float = checked(0.5, PROBABILITY)
+    format_only: float = checked(0.5, PROBABILITY)
+    repeat_frac: float = checked(0.5, PROBABILITY)
+    length_ratio_high: float = checked(2.0, Rule(">= 1", lambda v: v >= 1))
+    length_ratio_low: float = checked(0.5, PROBABILITY)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.config import RunConfig, check_device, training_processes, validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges import preflight
 from bot_repro.models import lora
 from bot_repro.models import preflight as model_preflight

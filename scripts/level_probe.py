@@ -1,7 +1,7 @@
 """Step-0 held-out accuracy of a real model on each task=arith level, through the repo's own path.
 
 For each level: the config is experiment=real_small composed with ``model=<model>`` and
-``task.params.level=<level>`` (``bot_repro.figures.sweep.compose_experiment``, validated as a run
+``task.params.level=<level>`` (``bot_repro.experiment.sweep.compose_experiment``, validated as a run
 is), the task and model path come from ``build_task`` and ``resolve_model_path`` (the GGUF
 converted once into the cache), the sampled completions from the trainer's own evaluation
 ``bot_repro.trainer.callbacks.generate`` (T, new tokens and samples from ``trainer.eval``), and the
@@ -25,7 +25,7 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from bot_repro.config import validate
-from bot_repro.figures.sweep import compose_experiment, without_hydra
+from bot_repro.experiment.sweep import compose_experiment, without_hydra
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path
 from bot_repro.trainer.callbacks import generate

@@ -176,7 +176,7 @@ def _loop_ms(fn, sync, calls: int, rounds: int, warmup: int) -> float:
 
 def time_advantages(options: dict, B: int, Ts: tuple[int, ...], group: int, device: str, dry: bool) -> dict:
     """Our advantage computation (the trainer's entry and options) vs one elementwise add, [B, T] float32."""
-    from bot_repro.algorithms.registry import compute_advantages
+    from bot_repro.algorithms.advantages import compute_advantages
 
     cuda = device == "cuda"
 

@@ -17,7 +17,7 @@ estimator is one module that calls ``register_advantage``: nothing else lists th
 import importlib
 import pkgutil
 
-from bot_repro.algorithms.registry import ADVANTAGES, algorithm_info, drops_groups, register_advantage
+from bot_repro.algorithms.advantages import ADVANTAGES, algorithm_info, drops_groups, register_advantage
 
 __all__ = ["ADVANTAGES", "algorithm_info", "drops_groups", "load_estimators", "register_advantage"]
 

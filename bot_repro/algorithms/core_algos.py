@@ -37,6 +37,7 @@ import functools
 import torch
 from torch import Tensor
 
+from bot_repro.algorithms.advantages import register_advantage
 from bot_repro.algorithms.batch import (
     RewardBatch,
     group_center,
@@ -45,7 +46,6 @@ from bot_repro.algorithms.batch import (
 )
 from bot_repro.algorithms.options import OPTION_CHECKS, check_overlong
 from bot_repro.algorithms.pooled import pooled_token_stats, same_global_groups
-from bot_repro.algorithms.registry import register_advantage
 
 __all__ = [
     "bot_grpo",

@@ -4,14 +4,14 @@ An option name means the same thing in every estimator (``std`` is always the po
 unbiased switch, ``eps`` always the denominator guard), so ``OPTION_CHECKS`` holds one shared
 checker per name, for every estimator to reuse. An option only one estimator has is declared with
 that estimator instead (``register_advantage(..., options={"my_opt": choice("a", "b")})``), from the
-checkers here. ``registry.register_advantage`` refuses an estimator whose keyword-only option has
+checkers here. ``advantages.register_advantage`` refuses an estimator whose keyword-only option has
 neither, so a new option cannot slip in unvalidated.
 
 A choice option's checker (``Choice``) also holds the display names of its values (legends and
 tables of the figures that compare them, e.g. mini_weighting's hue algorithm.options.weighting) and
 how each value's arm is drawn (``styles``: a ``Style``, or the name of the algorithm whose registered
 style the value draws in: an option's paper default is that algorithm's own arm);
-``registry.option_label`` and ``registry.option_style`` read them, ``bot_repro.plots.style`` says the scheme.
+``advantages.option_label`` and ``advantages.option_style`` read them, ``bot_repro.plots.style`` says the scheme.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 
 Checker = Callable[[str, Any, str], None]
 LineStyle = str | tuple[float, tuple[float, ...]]

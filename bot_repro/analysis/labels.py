@@ -1,9 +1,9 @@
 """Display names of group values (the values a figure or table groups runs by), from their homes.
 
 An algorithm name (in any column: a study may relabel GRPO's runs into an option's column) is
-shown by the label it was registered with (``bot_repro.algorithms.registry.AlgorithmInfo``); a
+shown by the label it was registered with (``bot_repro.algorithms.advantages.AlgorithmInfo``); a
 value of a choice option (column ``algorithm.options.<option>``) by its checker's labels
-(``registry.option_label``: ``options.CHOICE_LABELS`` or an estimator's own ``options=``);
+(``advantages.option_label``: ``options.CHOICE_LABELS`` or an estimator's own ``options=``);
 anything else (a reward variant, a model, a w_s value) as itself, or by the ``labels`` of the
 figure's ``plot`` block in its experiment config. No value is ever shown by its raw config
 spelling when one of those homes names it.
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.registry import option_label
+from bot_repro.algorithms.advantages import option_label
 
 OPTION_PREFIX = "algorithm.options."
 

@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from peft import PeftModel
+from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from bot_repro.cache import cache_root
 from bot_repro.config import validate
-from bot_repro.figures import sweep
+from bot_repro.experiment import sweep
 from bot_repro.models import prompt_format
 from bot_repro.models.lora import ADAPTERS_DIR as ADAPTERS
 from bot_repro.models.lora import RECORD_FILE as RECORD
@@ -43,8 +45,6 @@ STEP0_KEYS = ("format_ok_rate", "format_perfect_rate", "pass@1", "pass@2", "pass
 
 def setup(spec: SftSpec) -> tuple[Any, Any, Path, Any, list[str]]:
     """(run config, task, converted model folder, tokenizer with its prompt format, overrides) of ``spec``."""
-    from transformers import AutoTokenizer
-
     overrides = [f"model={spec.model}", f"task.params.level={spec.level}", "task.params.shots=0",
                  f"trainer.eval.max_prompts={EVAL_PROMPTS}", f"trainer.eval.n_samples={EVAL_SAMPLES}"]
     cfg = validate(sweep.without_hydra(sweep.compose_experiment("real_seeds", overrides)))
@@ -59,9 +59,6 @@ def setup(spec: SftSpec) -> tuple[Any, Any, Path, Any, list[str]]:
 
 def step0(cfg, task, model_dir: Path, tok, adapter: Path | None, spec: SftSpec) -> dict[str, Any]:
     """The held-out numbers of the model with ``adapter`` (None: none), as a run's step 0 measures them."""
-    from peft import PeftModel
-    from transformers import AutoModelForCausalLM
-
     ev = cfg.trainer.eval
     rows = task.datasets()[1][: ev.max_prompts]
     max_new = ev.max_new_tokens or cfg.trainer.max_completion_length
@@ -131,7 +128,7 @@ def check(name: str, ship: bool = False) -> dict[str, Any]:
     if ship:
         ship_files(scratch, shipped_dir, _record(name, spec, info, cfg, overrides, here, numbers))
     shutil.rmtree(scratch, ignore_errors=True)
-    return {"name": name, "command": " ".join(["python -m bot_repro.study", *sys.argv[1:]]), "git_sha": git_sha(),
+    return {"name": name, "command": " ".join(["python -m bot_repro.experiment", *sys.argv[1:]]), "git_sha": git_sha(),
             "built": info["hash"], "shipped": (record or {}).get("hash"), "shipped_now": ship,
             "reproduces": record is not None and info["hash"] == record["hash"],
             "hardware_differs": hardware_diff(here, (record or {}).get("built_on") or {}) if record else None,
@@ -145,7 +142,7 @@ def probe(name: str, lengths: list[int], out: Path) -> dict[str, Any]:
     spec = SftSpec(**{**SPECS[name].__dict__, "steps": max(lengths)})
     cfg, task, model_dir, tok, overrides = setup(spec)
     scratch = cache_root() / "adapter-probe" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
-    report = {"command": " ".join(["python -m bot_repro.study", *sys.argv[1:]]), "git_sha": git_sha(),
+    report = {"command": " ".join(["python -m bot_repro.experiment", *sys.argv[1:]]), "git_sha": git_sha(),
               "hardware": hardware(), "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               "spec": spec.__dict__, "eval_config": f"experiment=real_seeds {' '.join(overrides)}", "lengths": []}
     info = build_adapter(model_dir, tok, task, spec, scratch, snapshots=tuple(lengths))

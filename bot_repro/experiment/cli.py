@@ -6,6 +6,9 @@
     publish NAME               copy its newest report to its committed folder under results/
     list                       every experiment, paper figures first
     findings                   write results/FINDINGS.md from the committed reports (--out: elsewhere)
+    warm-start [EXPERIMENT ...] rebuild the shipped starting policies (or --adapter NAME) and say whether
+                               this machine reproduces them (``make warm-start``; warm-start --help)
+    evaluate heldout|pairwise  evaluate a saved checkpoint, or judge two evaluations (evaluate --help)
 
 NAME is an experiment file's name (``conf/experiment/<NAME>.yaml``), a figure number (``1`` ->
 ``fig1_compile_rate``), ``study`` (every experiment of ``conf/study.yaml``, in order) or, for
@@ -24,15 +27,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot_repro.analysis import findings
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
+from bot_repro.experiment import evaluate, spec, sweep, warm_start
 from bot_repro.experiment import run as runner
-from bot_repro.experiment import spec
-from bot_repro.figures import sweep
-from bot_repro.figures.sweep import FigureError
+from bot_repro.experiment.sweep import ExperimentError
 from bot_repro.registry import UnknownNameError
-from bot_repro.study import study_list
 
-COMMANDS = ("run", "report", "publish", "list", "findings")
+# verbs with arguments of their own, parsed by their module (``<verb> --help``)
+VERBS = {"warm-start": warm_start.main, "evaluate": evaluate.main}
+COMMANDS = ("run", "report", "publish", "list", "findings", *VERBS)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _names(name: str, command: str, search_dir: Path | None) -> list[str]:
     if name == "study":
-        return study_list()
+        return spec.study_list()
     if name == "figures" and command == "report":
         return [n for n in spec.names(search_dir) if spec.FIGURE_NAME.match(n)]
     return [spec.resolve(name, search_dir)]
@@ -79,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.setLevel(logging.INFO)
         log.propagate = False
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in VERBS:
+        return VERBS[argv[0]](argv[1:])
     args = _parser().parse_intermixed_args(argv)
     command = shlex.join(["python", "-m", "bot_repro.experiment", *argv])
     try:
@@ -110,6 +115,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UnknownNameError, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (FigureError, findings.FindingsError) as exc:
+    except (ExperimentError, findings.FindingsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

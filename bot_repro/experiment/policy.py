@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from bot_repro import paths
 from bot_repro.config import validate
-from bot_repro.figures import sweep
+from bot_repro.experiment import sweep
 from bot_repro.models.fingerprint import policy_hash
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer.build import resolve_model_path

@@ -32,8 +32,8 @@ from bot_repro.analysis.study_tables import (
 )
 from bot_repro.analysis.summary import collect_meta, summary_markdown, to_jsonable
 from bot_repro.experiment.machine_load import load_summary
+from bot_repro.experiment.run_table import load_figure_runs, run_table
 from bot_repro.experiment.spec import Experiment
-from bot_repro.figures.runs import load_figure_runs, run_table
 from bot_repro.plots.curves import SMOKE_TITLE
 from bot_repro.plots.figures import SMOKE_COLUMN, draw_and_save, draw_with_note, is_smoke
 from bot_repro.run_folder import copy_record, read_run_info

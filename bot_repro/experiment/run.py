@@ -27,14 +27,13 @@ from tqdm import tqdm
 from bot_repro import paths, report_folder
 from bot_repro.analysis import committed
 from bot_repro.config import validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.experiment import report as reporting
-from bot_repro.experiment import spec
+from bot_repro.experiment import spec, sweep
 from bot_repro.experiment.machine_load import LoadRecord
+from bot_repro.experiment.pairwise import run_pairwise
 from bot_repro.experiment.policy import prepare
-from bot_repro.figures import sweep
-from bot_repro.figures.pairwise import run_pairwise
-from bot_repro.figures.sweep import FigureError
+from bot_repro.experiment.sweep import ExperimentError
 from bot_repro.judges import build_judge_client
 from bot_repro.run_folder import find_run_dirs, last_step, status
 from bot_repro.train import check_resources, resources_given
@@ -80,7 +79,7 @@ def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_pr
     try:
         check_resources(validate(sweep.without_hydra(cfg)), resources_given(overrides), here=False)
     except ConfigError as exc:
-        raise FigureError(str(exc)) from exc
+        raise ExperimentError(str(exc)) from exc
     n_runs, max_steps = len(sweep.expand_jobs(cfg, args)), int(cfg.trainer.max_steps)
     log.info("%s: %d run(s) of %d steps -> %s", exp.name, n_runs, max_steps, sweep_dir)
     start = time.time()
@@ -94,8 +93,8 @@ def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_pr
     try:
         with LoadRecord(sweep_dir):
             sweep.run_multirun(args, sweep_dir, in_process=in_process, log=logfile)
-    except FigureError as exc:
-        raise FigureError(f"{exc}{f'; see {logfile}' if logfile else ''}") from exc
+    except ExperimentError as exc:
+        raise ExperimentError(f"{exc}{f'; see {logfile}' if logfile else ''}") from exc
     finally:
         stop.set()
         watcher.join()
@@ -144,13 +143,13 @@ def judge(exp: spec.Experiment, overrides: Sequence[str], source_root: Path, out
     cfg, _ = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
     client = build_judge_client(sweep.resolved(cfg, "judge"), out_dir)
     if client is None:
-        raise FigureError(f"{exp.name} needs the pairwise judge: pass judge=openai|anthropic|bedrock|hf_local "
+        raise ExperimentError(f"{exp.name} needs the pairwise judge: pass judge=openai|anthropic|bedrock|hf_local "
                           "(smoke mode uses judge=loopback)")
     try:
         client.check_credentials()
         written = run_pairwise(source_root, out_dir, exp.pairwise[1], client)
     except ValueError as exc:
-        raise FigureError(f"{exp.name}: {exc}") from exc
+        raise ExperimentError(f"{exp.name}: {exc}") from exc
     finally:
         client.close()
     log.info("%s: %d pairwise result folder(s) under %s", exp.name, len(written), out_dir)
@@ -194,7 +193,7 @@ def write_report(exp: spec.Experiment, sources: Sequence[Path], out: Path, comma
     try:
         rep = reporting.build(exp, sources, command)
     except FileNotFoundError as exc:
-        raise FigureError(f"{exp.name}: {exc}; run `python -m bot_repro.experiment run {exp.name}` first") from exc
+        raise ExperimentError(f"{exp.name}: {exc}; run `python -m bot_repro.experiment run {exp.name}` first") from exc
     for path in reporting.write(rep, sources, out, smoke, extra_meta):
         print(path)
     committed_summary = committed.committed_dir(exp.results) / report_folder.SUMMARY
@@ -210,7 +209,7 @@ def default_sources(exp: spec.Experiment, roots: Roots) -> list[Path]:
         return [archive]
     sweeps = sorted((roots.runs / exp.name).glob(f"*/{reporting.SWEEP}"))
     if not sweeps:
-        raise FigureError(f"{exp.name} has no committed runs ({paths.relative(archive)}) and no runs under "
+        raise ExperimentError(f"{exp.name} has no committed runs ({paths.relative(archive)}) and no runs under "
                           f"{roots.runs / exp.name}: run `python -m bot_repro.experiment run {exp.name}` first")
     return [sweeps[-1]]
 
@@ -235,7 +234,7 @@ def redraw(name: str, overrides: Sequence[str], roots: Roots, command: str, runs
 def latest_report(name: str, roots: Roots) -> Path:
     reports = sorted((roots.runs / name).glob(f"*/{REPORT}/{report_folder.SUMMARY}"))
     if not reports:
-        raise FigureError(f"no report under {roots.runs / name}: run `python -m bot_repro.experiment run {name}` first")
+        raise ExperimentError(f"no report under {roots.runs / name}: run `python -m bot_repro.experiment run {name}` first")
     return reports[-1].parent
 
 

@@ -7,7 +7,7 @@ names everything of the experiment: ``runs/<name>/<stamp>/``, its results folder
 unless ``report.results`` says otherwise) and, for a paper figure, ``make reproduce-figure-N`` (a
 figure's name starts with ``fig<N>_``). ``search_dir`` adds a folder of experiment files
 (``<search_dir>/experiment/<name>.yaml``) to Hydra's search path, so a new experiment is one yaml
-file anywhere.
+file anywhere. ``study_list`` reads the CPU study's ordered list of experiments (``conf/study.yaml``).
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.analysis import claims
-from bot_repro.config_errors import ConfigError, build_options
-from bot_repro.figures import sweep
-from bot_repro.figures.pairwise import PairwiseCfg
+from bot_repro.config_schema import ConfigError, build_options
+from bot_repro.experiment import sweep
+from bot_repro.experiment.pairwise import PairwiseCfg
 from bot_repro.plots.figures import PlotCfg, plot_config
 from bot_repro.registry import UnknownNameError
 
 FIGURE_NAME = re.compile(r"^fig(\d+)_")
+STUDY_FILE = sweep.CONF_DIR / "study.yaml"  # the CPU study: `python -m bot_repro.experiment run study`
 
 
 @dataclass
@@ -169,3 +170,27 @@ def raw_report(name: str, search_dir: Path | None = None) -> dict:
         if path.is_file():
             return (yaml.safe_load(path.read_text()) or {}).get("report") or {}
     return {}
+
+
+def study_list(path: Path = STUDY_FILE) -> list[str]:
+    """The CPU study's experiments (``conf/study.yaml``) in run order, checked: each names an experiment
+    file, none twice, and one that reads another study experiment's runs comes after it (its report
+    finds those runs by that experiment's name and the starting policy's hash). Only the listed
+    experiments are composed (to read their ``report.reads``)."""
+    doc = yaml.safe_load(path.read_text()) or {}
+    listed = doc.get("experiments")
+    if not isinstance(listed, list) or not listed or not all(isinstance(n, str) for n in listed):
+        raise ConfigError(f"{path}: 'experiments' must be a non-empty list of experiment names, got {listed!r}")
+    unknown = sorted(set(doc) - {"experiments"})
+    if unknown:
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r}; allowed: experiments")
+    known = set(names())
+    for i, name in enumerate(listed):
+        if name not in known:
+            raise ConfigError(f"{path}: experiments[{i}]={name!r} is not an experiment file; known: {', '.join(sorted(known))}")
+        if name in listed[:i]:
+            raise ConfigError(f"{path}: {name} is listed twice")
+        reads = (sweep.resolved(sweep.compose_experiment(name), "report.reads") or {}).get("experiment")
+        if reads in listed and listed.index(reads) > i:
+            raise ConfigError(f"{path}: {name} reads {reads}'s runs, so {reads} must come before it in the list")
+    return list(listed)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.abba import ABBA_ORDER, abba_result
 from bot_repro.judges.backends import JUDGE_BACKENDS, Backend, PermanentError, TransientError
 from bot_repro.judges.breaker import BreakerOpen

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.cache import cache_root
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 
 BACKENDS = ("openai", "anthropic", "bedrock", "hf_local", "loopback")
 PROBES = ("auto", "always", "never")

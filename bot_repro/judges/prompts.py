@@ -16,7 +16,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.options import DEFAULT_PROMPTS, JudgeOptions
 
 Message = dict[str, Any]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges import parsers
 from bot_repro.judges.abba import ABBA_ORDER, abba_result, map_back
 from bot_repro.judges.calls import CallRunner, JudgeCallFailed

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro import paths
-from bot_repro.config_errors import POSITIVE, ConfigError, Rule, checked
+from bot_repro.config_schema import POSITIVE, ConfigError, Rule, checked
 
 DEFAULT_R = 16
 DEFAULT_ALPHA = 32.0

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models import prompt_format
 from bot_repro.models.gguf import PKG_PREFIX, gguf_path, metadata
 from bot_repro.models.tiny import tiny_tokens

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 
 FORMATS = ("auto", "chat", "plain")
 

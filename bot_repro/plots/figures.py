@@ -34,7 +34,7 @@ from matplotlib.lines import Line2D
 from bot_repro.analysis import aggregate_curves, group_ci, peak_to_final_drops, run_curves
 from bot_repro.analysis.formats import interval, speedup
 from bot_repro.analysis.labels import value_text
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.plots import intervals
 from bot_repro.plots.curves import (
     MAX_BANDS,

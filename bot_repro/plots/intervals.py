@@ -3,7 +3,7 @@
 A held-out evaluation (``eval/*``) is a handful of prompts (real_small: 8 prompts x 2 samples), taken
 every few steps; a line through such points with no interval reads as a measurement it is not. So a
 held-out curve whose runs record their samples (``SAMPLES_COLUMN``, filled by
-``bot_repro.figures.runs`` from ``eval/step_*/samples.jsonl``) is drawn as measured, unsmoothed, and
+``bot_repro.experiment.run_table`` from ``eval/step_*/samples.jsonl``) is drawn as measured, unsmoothed, and
 each point carries an error bar:
 
 - over seeds where the point averages several: the 95% bootstrap interval of the seeds' values;

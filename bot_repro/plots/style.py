@@ -5,13 +5,13 @@ its style is registered with the arm, never assigned by a figure. The scheme:
 
 - An arm is an algorithm, plus at most one value that is not its paper default (an option value, a
   reward variant). A group value (of any hue column) that names a registered algorithm draws in the
-  style it was registered with (``bot_repro.algorithms.registry.AlgorithmInfo``: BoT-GRPO vermilion,
+  style it was registered with (``bot_repro.algorithms.advantages.AlgorithmInfo``: BoT-GRPO vermilion,
   solid, highlighted; GRPO blue, dashed; the seven algorithms take the seven Okabe-Ito colours
   without its pale yellow, each with its own marker and line style). So does a value spelled
   ``<algorithm> (<note>)``: a study's relabel of an algorithm's runs into another column
   (mini_signals' ``grpo (G only)``).
 - A value of a choice option (column ``algorithm.options.<option>``) draws in the style declared
-  with the option (``options.choice(styles=...)``, read by ``registry.option_style``), a reward
+  with the option (``options.choice(styles=...)``, read by ``advantages.option_style``), a reward
   variant (``reward.params.variant``) in the one declared next to the variants
   (``tasks.mini.reward.VARIANT_STYLES``). The paper-default value declares the algorithm's name and so
   inherits its style: BoT-GRPO as the paper defines it looks the same as ``bot_grpo``,
@@ -51,10 +51,10 @@ import yaml
 from matplotlib.figure import Figure
 
 from bot_repro.algorithms import ADVANTAGES
+from bot_repro.algorithms.advantages import option_style
 from bot_repro.algorithms.options import Style, ValueStyle
-from bot_repro.algorithms.registry import option_style
 from bot_repro.analysis.labels import OPTION_PREFIX, group_label, value_text
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.paths import REPO
 from bot_repro.tasks.mini.reward import VARIANT_STYLES
 

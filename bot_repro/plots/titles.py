@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from bot_repro.analysis.formats import number
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 
 
 def _step0(frame: pd.DataFrame, metric: str, group_by: Sequence[str]) -> str:

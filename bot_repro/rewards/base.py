@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot_repro.config_errors import NON_NEGATIVE, checked
+from bot_repro.config_schema import NON_NEGATIVE, checked
 from bot_repro.registry import Registry
 
 # RewardResult.excluded's reasons (each logged as excluded/<reason>): a judge call gave no reply; a
@@ -27,7 +27,7 @@ EXCLUSIONS = (JUDGE_OUTAGE, WORKER_STALLED)
 
 @dataclass
 class RewardCfg:
-    """The reward section (conf/reward/*.yaml), checked by ``bot_repro.config_errors.build_options``:
+    """The reward section (conf/reward/*.yaml), checked by ``bot_repro.config_schema.build_options``:
     the one home of its weights and window (r_t = w_g G + w_s S_t, docs/method.md §3) on the TRL path,
     on verl and in every reward source (``build_task`` hands a source this object)."""
 

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.registry import Registry
 from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardSource
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from bot_repro.algorithms.registry import compute_advantages, drops_groups
+from bot_repro.algorithms.advantages import compute_advantages, drops_groups
 
 
 @dataclass

@@ -36,7 +36,7 @@ from accelerate.utils import gather_object
 from trl import GRPOTrainer
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.registry import drops_groups
+from bot_repro.algorithms.advantages import drops_groups
 from bot_repro.config import DynamicSampling
 from bot_repro.run_folder import write_rollouts
 from bot_repro.trainer.advantage_step import (

@@ -24,10 +24,11 @@ import torch
 from transformers import TrainerCallback
 
 from bot_repro import ranks
-from bot_repro.config_errors import build_options
+from bot_repro.config import MonitorCfg
+from bot_repro.config_schema import build_options
 from bot_repro.run_folder import append_metrics, read_metrics
 from bot_repro.run_folder.schema import BATCH_KEYS, PASSTHROUGH_PREFIXES, RENAME
-from bot_repro.trainer.monitors import MonitorCfg, StepMonitors
+from bot_repro.trainer.monitors import StepMonitors
 
 log = logging.getLogger(__name__)
 

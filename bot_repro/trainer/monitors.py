@@ -6,18 +6,18 @@ pure functions of per-sample arrays; ``batch_monitors`` reads them off a scored 
 ``bot_repro.trainer.step_log.batch_metrics`` logs them as ``monitor/<name>`` on every step that
 generates. ``StepMonitors`` adds the length ratio to each ``metrics.jsonl`` record (it needs the first
 step's length, so it keeps state) and returns one warning per monitor and crossing of its threshold
-(``MonitorCfg``: ``trainer.monitors.*``); ``bot_repro.trainer.callbacks.MetricsJsonl`` logs them.
+(``bot_repro.config.MonitorCfg``: ``trainer.monitors.*``); ``bot_repro.trainer.callbacks.MetricsJsonl`` logs them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 import numpy as np
 
-from bot_repro.config_errors import PROBABILITY, Rule, checked
+from bot_repro.config import MonitorCfg
 from bot_repro.rewards.base import RewardResult
 from bot_repro.run_folder.schema import MONITOR_PREFIX
 
@@ -38,20 +38,6 @@ _UNITS = re.compile(r"\w+|[^\w\s]+")
 # rewards reach these functions through float32 tensors: two rows of equal reward may differ by a few
 # float32 steps (~1e-7 relative) after averaging, which must not count as "above the group's mean"
 _TOL = 1e-6
-
-
-@dataclass
-class MonitorCfg:
-    """Warning thresholds (``trainer.monitors.<name>``): a share above its threshold, or a length
-    ratio above ``length_ratio_high`` or below ``length_ratio_low``, logs one WARNING line.
-    A share threshold of 1 (and ``length_ratio_low`` = 0) never warns."""
-
-    local_up_global_not: float = checked(0.5, PROBABILITY)
-    true_steps_wrong_answer: float = checked(0.5, PROBABILITY)
-    format_only: float = checked(0.5, PROBABILITY)
-    repeat_frac: float = checked(0.5, PROBABILITY)
-    length_ratio_high: float = checked(2.0, Rule(">= 1", lambda v: v >= 1))
-    length_ratio_low: float = checked(0.5, PROBABILITY)
 
 
 def _above(x: np.ndarray, ref: np.ndarray) -> np.ndarray:

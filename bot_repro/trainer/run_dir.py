@@ -30,7 +30,7 @@ from omegaconf import DictConfig, OmegaConf
 from transformers import TrainerCallback
 
 from bot_repro import ranks
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.run_folder import (
     config_path,
     portable_command,

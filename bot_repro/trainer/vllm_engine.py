@@ -47,7 +47,7 @@ from importlib import metadata
 from pathlib import Path
 
 from bot_repro.config import ResourcesCfg
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models.lora import merged_named_params
 
 log = logging.getLogger(__name__)

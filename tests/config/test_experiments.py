@@ -10,10 +10,10 @@ import pytest
 from omegaconf import OmegaConf, open_dict
 
 from bot_repro.config import validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.experiment import spec
-from bot_repro.figures import sweep as fsweep
-from bot_repro.figures.runs import CHOICE_PREFIX
+from bot_repro.experiment import sweep as fsweep
+from bot_repro.experiment.run_table import CHOICE_PREFIX
 from bot_repro.tasks.base import build_task
 from tests.conftest import REPO
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.config import check_batch, validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.registry import UnknownNameError
 from tests.conftest import REPO, compose
 
@@ -57,7 +57,7 @@ def test_bad_configs_fail_with_names(overrides, error, match):
         # task/reward params are validated by their factories (still before the model)
         from omegaconf import OmegaConf
 
-        from bot_repro.config_errors import build_options
+        from bot_repro.config_schema import build_options
         from bot_repro.rewards import REWARD_SOURCES, RewardCfg
         from bot_repro.tasks import TASKS
 

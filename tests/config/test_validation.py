@@ -12,7 +12,7 @@ import pytest
 
 from bot_repro import config
 from bot_repro.config import EvalCfg, RunConfig, StackConfig, TrainerCfg, validate, validate_stack
-from bot_repro.config_errors import (
+from bot_repro.config_schema import (
     POSITIVE,
     PROBABILITY,
     RULE,
@@ -164,7 +164,7 @@ def test_policy_prepare_goes_through_the_door(tmp_path, monkeypatch):
     """The starting policy's preparation once validated without the smoke blocks, so under debug=smoke
     it warm-started a policy that the smoke runs (task.smoke: warm_start false) never used."""
     from bot_repro.experiment.policy import prepare
-    from bot_repro.figures.sweep import compose_experiment
+    from bot_repro.experiment.sweep import compose_experiment
 
     monkeypatch.setenv("BOT_REPRO_CACHE", str(tmp_path))
     info = prepare(compose_experiment("mini_demo", ["debug=smoke"]))

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from bot_repro.config import RewardCfg, validate
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards import REWARD_SOURCES
 from bot_repro.run_folder import read_config
 from bot_repro.tasks.base import build_task

@@ -87,25 +87,25 @@ def test_make_figures_redraws_every_figure_with_runs(root):
 
 
 def test_offline_evaluation_of_a_smoke_checkpoint(root, capsys):
-    from bot_repro.evaluate import main as evaluate_main
+    from bot_repro.experiment.cli import main as experiment_main
 
     run = next(d for d in sorted((root / "fig5_aime_passk").glob("*/sweep/*")) if (d / "checkpoints").is_dir())
-    assert evaluate_main(["heldout", str(run), "trainer.eval.n_samples=4", "trainer.eval.max_prompts=2"]) == 0
+    assert experiment_main(["evaluate", "heldout", str(run), "trainer.eval.n_samples=4", "trainer.eval.max_prompts=2"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["step"] == 2 and set(result["metrics"]) >= {"pass@1", "pass@2", "pass@4"}
     samples = Path(result["out_dir"]) / "samples.jsonl"
     assert len(samples.read_text().splitlines()) == 2 * 4
-    assert evaluate_main(["heldout", str(run), "--step", "7"]) == 2
+    assert experiment_main(["evaluate", "heldout", str(run), "--step", "7"]) == 2
     assert "no checkpoint for step 7" in capsys.readouterr().err
 
 
 def test_offline_pairwise_between_two_saved_evaluations(root, capsys):
     if _react_missing():
         pytest.skip(f"React toolchain unavailable: {_react_missing()}")
-    from bot_repro.evaluate import main as evaluate_main
+    from bot_repro.experiment.cli import main as experiment_main
 
     runs = {d.name.split("_", 1)[1]: d for d in (root / "fig1_compile_rate").glob("*/sweep/*") if (d / "eval").is_dir()}
     a, b = runs["bot_grpo_s0"] / "eval" / "step_000002", runs["grpo_s0"] / "eval" / "step_000002"
-    assert evaluate_main(["pairwise", str(a), str(b), "--judge", "loopback"]) == 0
+    assert experiment_main(["evaluate", "pairwise", str(a), str(b), "--judge", "loopback"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert 0.0 <= result["win_rate"] <= 1.0 and result["n"] >= 1.0

@@ -3,7 +3,7 @@
 - one step changes the adapter's weights and nothing else;
 - a LoRA run logs the metric keys of the full run of the same config, and run.json records the adapter;
 - a run resumed from its step-1 checkpoint (adapter and optimizer state) equals the uninterrupted run at step 2;
-- ``bot_repro.evaluate heldout`` loads a LoRA checkpoint (the run's base model plus the adapter);
+- ``python -m bot_repro.experiment evaluate heldout`` loads a LoRA checkpoint (the run's base model plus the adapter);
 - a starting adapter is trained on from its own weights, and run.json names it with its hash;
 - ``resources=cpu_x2`` trains a LoRA run in 2 processes (slow).
 """
@@ -98,7 +98,7 @@ def test_a_resumed_lora_run_equals_the_uninterrupted_one(lora_run, tmp_path):
 
 
 def test_offline_evaluation_loads_a_lora_checkpoint(lora_run, tmp_path):
-    from bot_repro.figures.offline_eval import evaluate_checkpoint
+    from bot_repro.experiment.offline_eval import evaluate_checkpoint
 
     out = evaluate_checkpoint(lora_run, step=2, out_dir=tmp_path / "eval")
     in_training = {k.removeprefix("eval/") for k in _records(lora_run)[-1] if k.startswith("eval/")}

@@ -20,7 +20,7 @@ import bot_repro.algorithms
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.analysis.labels import group_label
 from bot_repro.analysis.load import load_runs
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.plots.figures import draw, plot_config
 from bot_repro.run_folder import read_config
 from tests.conftest import REPO
@@ -32,7 +32,7 @@ import torch
 
 from bot_repro.algorithms.batch import group_center, sequence_rewards
 from bot_repro.algorithms.options import choice
-from bot_repro.algorithms.registry import register_advantage
+from bot_repro.algorithms.advantages import register_advantage
 
 
 @register_advantage("sign_grpo", label="Sign-GRPO", color="#882255", marker="*", linestyle=(0, (10, 3)),

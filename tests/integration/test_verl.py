@@ -20,7 +20,7 @@ import torch
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.config import validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.integrations.verl.estimators import ESTIMATORS, make_estimator
 from bot_repro.integrations.verl.layout import LayoutError, group_rows, pack_split, unpack_split
 from bot_repro.integrations.verl.stack import build_source, compose_stack

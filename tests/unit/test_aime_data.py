@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.tasks import TASKS
 from bot_repro.tasks.aime.data import AimeDataError, load_rows, parse_spec, split_rows
 from bot_repro.tasks.aime.prompts import system_prompt

@@ -10,7 +10,7 @@ import torch
 from transformers import AutoConfig, AutoTokenizer, Qwen2ForTokenClassification
 
 import bot_repro.tasks.aime.reward  # noqa: F401  (registers the "aime" reward source)
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models.tiny import build_tiny
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.aime.steps import PrmOptions, PrmStepScorer

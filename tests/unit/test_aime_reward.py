@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.types import StepJudgeInput
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.rewards.mapper import local_token_rewards

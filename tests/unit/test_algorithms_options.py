@@ -10,15 +10,15 @@ import torch
 import yaml
 
 from bot_repro.algorithms import ADVANTAGES
-from bot_repro.algorithms.core_algos import min_form_credit
-from bot_repro.algorithms.options import CHOICE_LABELS, OPTION_CHECKS, choice
-from bot_repro.algorithms.registry import (
+from bot_repro.algorithms.advantages import (
     compute_advantages,
     option_label,
     register_advantage,
     validate_options,
 )
-from bot_repro.config_errors import ConfigError
+from bot_repro.algorithms.core_algos import min_form_credit
+from bot_repro.algorithms.options import CHOICE_LABELS, OPTION_CHECKS, choice
+from bot_repro.config_schema import ConfigError
 
 ALL = sorted(ADVANTAGES)  # from the registry: a new estimator is checked here without being listed
 UNIT = {"w_g": 1.0, "w_s": 1.0}  # the reward weights, which every call passes (estimators have no default)

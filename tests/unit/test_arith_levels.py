@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.tasks import TASKS
 from bot_repro.tasks.aime.steps import arithmetic_claims, step_statuses
 from bot_repro.tasks.arith.data import make_problems

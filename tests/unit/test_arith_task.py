@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks import TASKS
 from bot_repro.tasks.aime.steps import arithmetic_claims

@@ -20,7 +20,7 @@ import yaml
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.options import CHOICE_STYLES, Style
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.plots import style as style_module
 from bot_repro.plots.style import group_styles
 from bot_repro.report_folder import read_summary

@@ -12,9 +12,9 @@ import yaml
 from matplotlib.collections import PathCollection
 
 from bot_repro.analysis.synthetic import curve_records, run_config, run_info, write_run_dir
-from bot_repro.figures import sweep
-from bot_repro.figures.pairwise import PairwiseCfg, pair_inputs, run_pairwise
-from bot_repro.figures.runs import load_figure_runs
+from bot_repro.experiment import sweep
+from bot_repro.experiment.pairwise import PairwiseCfg, pair_inputs, run_pairwise
+from bot_repro.experiment.run_table import load_figure_runs
 from bot_repro.judges.types import PairResult
 from bot_repro.plots.figures import PlotCfg, draw, draw_and_save, plot_config
 
@@ -62,7 +62,7 @@ def test_subprocess_multirun_runs_the_trainer_cli(tmp_path, monkeypatch):
     sweep.run_multirun(["experiment=fig5_aime_passk", "debug=smoke"], tmp_path / "s", in_process=False)
     assert calls[0][0][1:] == ["-m", "bot_repro.train", "-m", "experiment=fig5_aime_passk", "debug=smoke",
                                f"hydra.sweep.dir={tmp_path / 's'}"]
-    with pytest.raises(sweep.FigureError, match="the sweep failed"):
+    with pytest.raises(sweep.ExperimentError, match="the sweep failed"):
         sweep.run_multirun(["fail=1"], tmp_path / "s", in_process=False)
 
 
@@ -214,7 +214,7 @@ def test_curves_with_panels_paper_marks_and_missing_metric(tmp_path):
     ({"kind": "metric_panels", "metrics": ["a"], "thresholds": {"b": 0.5}}, r"thresholds names \['b'\]"),
 ])
 def test_bad_plot_blocks_fail_with_the_reason(raw, match):
-    from bot_repro.config_errors import ConfigError
+    from bot_repro.config_schema import ConfigError
 
     with pytest.raises(ConfigError, match=match):
         cfg = plot_config(raw, "plot.x")
@@ -252,12 +252,12 @@ def test_nan_free_summary_numbers_are_plain_json(tmp_path):
 
 
 def test_full_runs_refuse_the_cpu_preset_before_training(tmp_path, monkeypatch):
-    from bot_repro.config_errors import ConfigError
+    from bot_repro.config_schema import ConfigError
     from bot_repro.experiment import run
 
     monkeypatch.setattr(sweep, "run_multirun", lambda *a, **k: pytest.fail("must not start the sweep"))
     roots = run.Roots.default(False, tmp_path / "runs")
-    with pytest.raises(sweep.FigureError, match="RESOURCES=a100_80g"):
+    with pytest.raises(sweep.ExperimentError, match="RESOURCES=a100_80g"):
         run.run("fig5_aime_passk", [], roots, "cmd")
     with pytest.raises(ConfigError, match=r"unknown key\(s\) \['colour'\] in report.plot of conf/experiment/fig5_aime_passk"):
         run.run("fig5_aime_passk", ["+report.plot.colour=red"], roots, "cmd")

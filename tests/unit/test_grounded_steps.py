@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.aime.grounding import problem_numbers
 from bot_repro.tasks.aime.steps import RuleOptions, RuleStepScorer, step_statuses

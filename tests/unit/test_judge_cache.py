@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.backends.base import PermanentError
 from bot_repro.judges.cache import CachedReply, JudgeCache, cache_key
 from bot_repro.judges.calls import CallRunner

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges import build_judge_client, parse_options
 from bot_repro.judges.backends import JUDGE_BACKENDS
 from bot_repro.judges.options import BACKENDS, DEFAULT_PROMPTS, REPO_ROOT

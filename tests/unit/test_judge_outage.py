@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.breaker import CircuitBreaker
 from bot_repro.judges.client import JudgeClient
 from bot_repro.judges.options import parse_options

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges import build_judge_client, parse_options, parsers, preflight
 from bot_repro.judges.client import self_hosted
 from bot_repro.judges.serve import JudgeServer, ServerError, served

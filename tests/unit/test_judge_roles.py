@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.backends.base import PermanentError
 from bot_repro.judges.types import CodeJudgeInput, ScreenshotInput, StepJudgeInput
 from tests.judge_server import scripted_client, text_of

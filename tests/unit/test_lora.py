@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from bot_repro.config import validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models import lora
 from bot_repro.models.tiny import tiny_config
 from tests.conftest import compose, save_adapter

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.rewards import RewardCfg
 from bot_repro.tasks.mini.checker import check, open_stack, solution
 from bot_repro.tasks.mini.reward import MiniReward
@@ -253,7 +253,7 @@ def test_noisy_demonstrations_carry_one_located_mistake_each():
 @pytest.mark.parametrize("bad", [{"warm_start_noise": 1.0}, {"warm_start_decay_steps": 900},
                                  {"min_open": 3, "max_open": 2}])
 def test_bad_warm_start_params_are_named(bad):
-    from bot_repro.config_errors import ConfigError
+    from bot_repro.config_schema import ConfigError
 
     with pytest.raises(ConfigError, match=next(iter(bad))):
         MiniTask(bad, {"family": "qwen2"})

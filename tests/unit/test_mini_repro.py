@@ -12,7 +12,7 @@ import pytest
 
 from bot_repro.analysis import committed
 from bot_repro.analysis.stats import collapsed_runs, wilson_interval
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models.fingerprint import policy_hash
 from bot_repro.tasks.mini import shipped
 from bot_repro.tasks.mini.task import MiniTask

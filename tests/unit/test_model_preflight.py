@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 
 from bot_repro.cache import cache_root
 from bot_repro.config import ModelCfg
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models.gguf import metadata
 from bot_repro.models.preflight import ModelFacts, check, gguf_facts, model_facts
 from bot_repro.models.tiny import CHAT_TEMPLATE, build_tokenizer

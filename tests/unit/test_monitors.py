@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 import torch
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config import MonitorCfg
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import RewardResult
 from bot_repro.run_folder import read_metrics
 from bot_repro.trainer.advantage_step import RoundStats
 from bot_repro.trainer.callbacks import MetricsJsonl
 from bot_repro.trainer.monitors import (
-    MonitorCfg,
     StepMonitors,
     batch_monitors,
     format_only,

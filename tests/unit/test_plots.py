@@ -250,7 +250,7 @@ FIG1_PLOT = {"kind": "curves", "metric": "eval/compile_rate", "threshold": 0.8, 
 def _draw(root, raw=FIG1_PLOT, smoke=None):
     import warnings
 
-    from bot_repro.figures.runs import load_figure_runs
+    from bot_repro.experiment.run_table import load_figure_runs
     from bot_repro.plots.figures import SMOKE_COLUMN, draw, plot_config
 
     cfg = plot_config(raw, "plot")

@@ -15,7 +15,7 @@ from matplotlib.container import ErrorbarContainer
 from bot_repro.analysis import aggregate_curves
 from bot_repro.analysis.stats import wilson_interval
 from bot_repro.analysis.synthetic import curve_records, run_config, run_info, write_run_dir
-from bot_repro.figures.runs import load_figure_runs
+from bot_repro.experiment.run_table import load_figure_runs
 from bot_repro.plots.curves import figure_caption
 from bot_repro.plots.figures import draw, plot_config
 from bot_repro.plots.intervals import SAMPLES_COLUMN, is_proportion, point_intervals

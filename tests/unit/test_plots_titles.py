@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.plots.titles import fill_title
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "conf" / "experiment"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot_repro.config import ModelCfg
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models import prompt_format
 from bot_repro.models.tiny import CHAT_TEMPLATE, build_tokenizer
 

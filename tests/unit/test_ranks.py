@@ -8,7 +8,7 @@ import pytest
 
 from bot_repro import ranks
 from bot_repro.config import training_processes, validate
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from tests.conftest import compose
 
 LAUNCH_VARS = ("WORLD_SIZE", "RANK", "LOCAL_RANK", "LOCAL_WORLD_SIZE")

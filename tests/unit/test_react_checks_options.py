@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, is_blank_png, page_of
 from bot_repro.tasks.react.evaluation import compile_metrics
 from bot_repro.tasks.react.extract import extract_code

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.tasks import TASKS
 from bot_repro.tasks.react import build_corpus
 from bot_repro.tasks.react.corpus import BUILTIN, SYSTEM_PROMPTS, load_records, split

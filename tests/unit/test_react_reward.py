@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.judges.types import CodeVerdict, LineImpact, ScreenshotVerdict
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.react.checker import CheckOutcome

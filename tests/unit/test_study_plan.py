@@ -9,18 +9,16 @@ import json
 
 import pytest
 
-from bot_repro import study
-from bot_repro.config_errors import ConfigError
-from bot_repro.experiment import spec
+from bot_repro.config_schema import ConfigError
+from bot_repro.experiment import spec, sweep, warm_start
 from bot_repro.experiment.report import reads_source
-from bot_repro.figures import sweep
 
 STUDY = ["mini_baselines", "mini_same_global", "mini_sparse_15", "mini_sparse_15_floor", "mini_sparse_05",
          "mini_sparse_05_floor"]
 
 
 def test_study_runs_the_listed_experiments_read_ones_first():
-    names = study.study_list()
+    names = spec.study_list()
     assert names == STUDY
     for name in names:
         reads = spec.load(name).reads
@@ -28,9 +26,9 @@ def test_study_runs_the_listed_experiments_read_ones_first():
 
 
 def test_one_warm_start_per_task_and_model_config():
-    configs = {n: sweep.compose_experiment(n) for n in [study.DEMO, *study.study_list()]}
+    configs = {n: sweep.compose_experiment(n) for n in [warm_start.DEMO, *spec.study_list()]}
     # mini_baselines and mini_same_global share the demo's task config; each sparse level has its own
-    assert study.warm_start_experiments(configs) == ["mini_demo", "mini_sparse_15", "mini_sparse_05"]
+    assert warm_start.warm_start_experiments(configs) == ["mini_demo", "mini_sparse_15", "mini_sparse_05"]
 
 
 @pytest.mark.parametrize("text,match", [
@@ -45,7 +43,7 @@ def test_a_bad_study_list_is_refused_with_what_is_wrong(tmp_path, text, match):
     path = tmp_path / "study.yaml"
     path.write_text(text + "\n")
     with pytest.raises(ConfigError, match=match):
-        study.study_list(path)
+        spec.study_list(path)
 
 
 def test_reads_finds_the_newest_runs_of_that_experiment_from_the_same_policy(tmp_path, monkeypatch):

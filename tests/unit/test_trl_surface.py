@@ -122,7 +122,7 @@ def test_basic_sweeper_split_arguments_expands_as_the_sweep_expects():
 
 
 def test_module_docstrings_list_their_private_names():
-    from bot_repro.figures import sweep
+    from bot_repro.experiment import sweep
     from bot_repro.run_folder import schema
     from bot_repro.trainer import token_reward
 

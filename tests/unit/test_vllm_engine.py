@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bot_repro.config import ResourcesCfg
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.trainer import vllm_engine
 from bot_repro.trainer.vllm_engine import GIB, Engine, check_kv_cache, engine_for, kv_bytes_per_token
 

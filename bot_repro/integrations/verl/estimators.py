@@ -25,8 +25,8 @@ import torch
 from torch import Tensor
 
 from bot_repro.algorithms import ADVANTAGES, drops_groups
-from bot_repro.algorithms.registry import validate_options
-from bot_repro.config_errors import ConfigError
+from bot_repro.algorithms.advantages import validate_options
+from bot_repro.config_schema import ConfigError
 from bot_repro.integrations.verl.layout import group_rows, scatter_rows, unpack_split
 
 ESTIMATORS = tuple(name for name, fn in ADVANTAGES.items() if fn.info.verl)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.config import StackConfig, validate_stack
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges import JudgeClient
 from bot_repro.tasks.base import build_task
 

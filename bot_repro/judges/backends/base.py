@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.registry import Registry
 
 

@@ -14,7 +14,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.backends.base import JUDGE_BACKENDS, PermanentError, Reply, TransientError, require_env
 from bot_repro.judges.options import JudgeOptions
 

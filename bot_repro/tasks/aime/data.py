@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.tasks.aime.answer import ANSWER_MAX, ANSWER_MIN, normalise_integer
 
 DEFAULT_HUB_ID = "gneubig/aime-1983-2024"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 
 FORMAT_INSTRUCTIONS = (
     "Solve the math problem step by step. Write each step inside numbered tags, starting at 1: "

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import (
     JUDGE_OUTAGE,
     REWARD_SOURCES,

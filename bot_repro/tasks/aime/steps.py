@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.judges.types import StepJudgeInput
 from bot_repro.tasks.aime.grounding import grounded_flags, problem_numbers
 

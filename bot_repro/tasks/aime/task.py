@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.tasks.aime.answer import shared_checker
 from bot_repro.tasks.aime.data import (
     AUTO,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult
 from bot_repro.tasks.aime.reward import make_aime_reward
 from bot_repro.tasks.aime.steps import STATUSES, step_statuses

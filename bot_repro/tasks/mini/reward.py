@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from bot_repro.algorithms.options import VARIANT_COLORS, Style, ValueStyle
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult, SpanReward
 from bot_repro.rewards.mapper import phi
 from bot_repro.tasks.mini.checker import TOKEN, check

@@ -18,7 +18,7 @@ import json
 import shutil
 from pathlib import Path
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.models.fingerprint import policy_hash
 
 POLICIES = Path(__file__).resolve().parent / "policies"

@@ -20,7 +20,7 @@ from typing import Any
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.mini.checker import check, solution
 from bot_repro.tasks.mini.shipped import shipped_policy

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot_repro import ranks
-from bot_repro.config_errors import build_options
+from bot_repro.config_schema import build_options
 from bot_repro.tasks.react.extract import Extraction, extract_code
 from bot_repro.tasks.react.render import Page, Renderer
 from bot_repro.tasks.react.workers import PROVIDABLE_IMPORTS, CheckPool

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 
 BUILTIN = Path(__file__).with_name("data") / "prompts.jsonl"
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.judges.types import CodeJudgeInput, ScreenshotInput
 from bot_repro.rewards.base import JUDGE_OUTAGE, REWARD_SOURCES, WORKER_STALLED, RewardCfg, RewardResult
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot_repro.config_errors import ConfigError, build_options
+from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import RewardCfg
 from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.react.checker import CheckOptions, CheckOutcome, shared_checker

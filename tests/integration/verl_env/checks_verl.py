@@ -31,7 +31,7 @@ from verl.trainer.ppo.v1.utils import compute_advantage_for_multi_trajectories  
 from verl.utils.tensordict_utils import list_of_dict_to_tensordict  # noqa: E402
 
 from bot_repro.algorithms import ADVANTAGES  # noqa: E402
-from bot_repro.config_errors import ConfigError  # noqa: E402
+from bot_repro.config_schema import ConfigError  # noqa: E402
 from bot_repro.integrations.verl.agent_loop import as_split_output  # noqa: E402
 from bot_repro.integrations.verl.data import verl_row, write_task  # noqa: E402
 from bot_repro.integrations.verl.layout import LayoutError, pack_split  # noqa: E402

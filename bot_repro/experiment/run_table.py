@@ -1,8 +1,8 @@
-"""Load the runs a figure plots: the analysis long table plus Hydra's group choices, one run per cell.
+"""Load the runs an experiment's report draws: the analysis long table plus Hydra's group choices, one run per cell.
 
 ``load_runs`` reads each run's composed config; a figure may also group by the *name* of the config
 a group was given (``choice.reward`` = ``react_vlm_2turn``, ``choice.arm``), which only Hydra's
-record of the job holds (``run_folder.read_choices``), so ``choice.<group>`` columns are added here. A figure's run folder
+record of the job holds (``run_folder.read_choices``), so ``choice.<group>`` columns are added here. An experiment's run folder
 may hold several sweeps (a rerun, more seeds later); when two runs fill the same cell (same group
 values and seed) the newer one is kept and the older one is reported, so a rerun never counts twice.
 Each held-out row gets the number of samples its evaluation recorded (``eval_samples``: the lines of

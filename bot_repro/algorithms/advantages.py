@@ -37,7 +37,7 @@ from bot_repro.algorithms.options import (
     Style,
     ValueStyle,
 )
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
 from bot_repro.registry import Registry, UnknownNameError
 
 ADVANTAGES: Registry = Registry("algorithm")

@@ -1,10 +1,10 @@
-"""Offline evaluation entry point (the logic is in ``bot_repro.figures.offline_eval``).
+"""The ``evaluate`` verb of ``python -m bot_repro.experiment`` (the logic is in ``offline_eval``).
 
-    python -m bot_repro.evaluate heldout <run dir | checkpoint dir> [--step N] [--out DIR] [key=value ...]
+    python -m bot_repro.experiment evaluate heldout <run dir | checkpoint dir> [--step N] [--out DIR] [key=value ...]
         held-out metric of a saved checkpoint (React: compile rate + rollouts, screenshots, gallery;
         AIME: Pass@k), from the run's own config; overrides are dotted keys, e.g. trainer.eval.n_samples=8.
         A LoRA run's checkpoint (its adapter alone) is loaded on the run's own base model
-    python -m bot_repro.evaluate pairwise <eval dir A> <eval dir B> [--judge openai] [--max-prompts N]
+    python -m bot_repro.experiment evaluate pairwise <eval dir A> <eval dir B> [--judge openai] [--max-prompts N]
         ABBA win rate of A over B from two React evaluation folders (<run>/eval/step_N or eval_offline/...)
 
 Prints one JSON object. Exit status 2 on bad input.
@@ -18,12 +18,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot_repro.config_errors import ConfigError
+from bot_repro.config_schema import ConfigError
+from bot_repro.experiment import offline_eval
 from bot_repro.registry import UnknownNameError
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot_repro.evaluate", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bot_repro.experiment evaluate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     held = sub.add_parser("heldout", help="held-out metric of a checkpoint")
@@ -42,8 +43,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from bot_repro.figures import offline_eval
-
     try:
         if args.command == "heldout":
             result = offline_eval.evaluate_checkpoint(args.path, args.step, args.overrides, args.out)
@@ -55,7 +54,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(json.dumps(result, indent=2))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,15 +1,10 @@
-"""The CPU study: its experiment list (``conf/study.yaml``) and ``make warm-start``
-(``python -m bot_repro.study warm-start [EXPERIMENT ...] [--ship]``).
+"""``python -m bot_repro.experiment warm-start`` (``make warm-start``): rebuild the shipped starting
+policies here and say whether this machine reproduces them.
 
-``make study`` is ``python -m bot_repro.experiment run study``: every experiment of ``conf/study.yaml``,
-in the listed order (``study_list``). An experiment whose report reads another's runs
-(``report.reads``) comes after it in the list; the report finds those runs by the other experiment's
-name and the starting policy's hash (``bot_repro.experiment.report.reads_source``). ``make demo`` is
-``python -m bot_repro.experiment run mini_demo``.
-
-``warm-start`` rebuilds the shipped policies (one per distinct task and model config of the demo and
-the study: ``warm_start_experiments``) and says whether this machine reproduces them; ``--adapter NAME``
-does the same for a real model's shipped starting adapter (``bot_repro.experiment.adapter``).
+``warm-start [EXPERIMENT ...] [--ship]`` rebuilds one policy per distinct task and model config of
+the demo and the study (``warm_start_experiments``; the study's list is ``spec.study_list``);
+``--adapter NAME`` does the same for a real model's shipped starting adapter
+(``bot_repro.experiment.adapter``).
 """
 
 from __future__ import annotations
@@ -18,48 +13,23 @@ import argparse
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
-import yaml
 from omegaconf import DictConfig, open_dict
 
 from bot_repro.cache import cache_root
 from bot_repro.config import validate
-from bot_repro.config_errors import ConfigError
-from bot_repro.experiment import adapter
-from bot_repro.figures import sweep
+from bot_repro.config_schema import ConfigError
+from bot_repro.experiment import adapter, spec, sweep
 from bot_repro.tasks.arith.warm_start import SPECS
 from bot_repro.tasks.base import build_task
 from bot_repro.tasks.mini import shipped
 from bot_repro.trainer.build import resolve_model_path
 from bot_repro.trainer.run_dir import hardware
 
-STUDY_FILE = sweep.CONF_DIR / "study.yaml"
 DEMO = "mini_demo"
-
-
-def study_list(path: Path = STUDY_FILE) -> list[str]:
-    """The study's experiments in run order, checked: each names an experiment file, none twice,
-    and one that reads another study experiment's runs comes after it. Only the listed experiments
-    are composed (to read their ``report.reads``)."""
-    doc = yaml.safe_load(path.read_text()) or {}
-    names = doc.get("experiments")
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        raise ConfigError(f"{path}: 'experiments' must be a non-empty list of experiment names, got {names!r}")
-    unknown = sorted(set(doc) - {"experiments"})
-    if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r}; allowed: experiments")
-    known = {p.stem for p in (sweep.CONF_DIR / "experiment").glob("*.yaml")}
-    for i, name in enumerate(names):
-        if name not in known:
-            raise ConfigError(f"{path}: experiments[{i}]={name!r} is not an experiment file; known: {', '.join(sorted(known))}")
-        if name in names[:i]:
-            raise ConfigError(f"{path}: {name} is listed twice")
-        reads = (sweep.resolved(sweep.compose_experiment(name), "report.reads") or {}).get("experiment")
-        if reads in names and names.index(reads) > i:
-            raise ConfigError(f"{path}: {name} reads {reads}'s runs, so {reads} must come before it in the list")
-    return list(names)
 
 
 def warm_start_experiments(configs: dict[str, DictConfig]) -> list[str]:
@@ -107,9 +77,9 @@ def warm_start_check(experiment: str, ship: bool = False) -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bot_repro.study", description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=["warm-start"])
+def main(argv: list[str] | None = None) -> int:
+    """The ``warm-start`` verb; ``argv`` are its arguments (after ``warm-start``). Exit status 2 on bad input."""
+    ap = argparse.ArgumentParser(prog="python -m bot_repro.experiment warm-start", description=__doc__.split("\n\n")[0])
     ap.add_argument("experiments", nargs="*", default=[], metavar="experiment",
                     help="experiments whose warm start to rebuild (default: one per task and model config of the demo and the study)")
     ap.add_argument("--ship", action="store_true", help="replace the shipped policies (or adapters) with the ones built here")
@@ -123,24 +93,22 @@ def main(argv: list[str] | None = None) -> None:
     if args.adapter:
         if args.lengths:
             adapter.probe(args.adapter[0], args.lengths, args.out or Path("results/adapter_probe/probe.json"))
-            return
+            return 0
         results = [adapter.check(name, args.ship) for name in args.adapter]
         if args.out:
             args.out.parent.mkdir(parents=True, exist_ok=True)
             args.out.write_text(json.dumps(results, indent=1) + "\n")
         if not all(r["reproduces"] for r in results) and not args.ship:
             print("warm-start: some adapter differs from the shipped one here; runs load the shipped adapter (its hash is checked)")
-        return
+        return 0
     try:
         names = args.experiments or warm_start_experiments(
-            {n: sweep.compose_experiment(n) for n in dict.fromkeys([DEMO, *study_list()])})
+            {n: sweep.compose_experiment(n) for n in dict.fromkeys([DEMO, *spec.study_list()])})
     except ConfigError as exc:
-        raise SystemExit(f"error: {exc}") from exc
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     results = [warm_start_check(e, args.ship) for e in names]
     if not all(r["reproduces"] for r in results) and not args.ship:
         print("warm-start: some policy differs from the shipped one here; runs still start from the shipped "
               "policies (task.params.warm_start_source=shipped), so step 0 is the same as the committed results'")
-
-
-if __name__ == "__main__":
-    main()
+    return 0

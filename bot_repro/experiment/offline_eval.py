@@ -16,12 +16,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import torch
 from omegaconf import OmegaConf
+from peft import PeftModel
+from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from bot_repro.config_errors import ConfigError
-from bot_repro.figures.pairwise import pair_inputs
-from bot_repro.figures.sweep import CONF_DIR
+from bot_repro.config import validate
+from bot_repro.config_schema import ConfigError
+from bot_repro.experiment.pairwise import pair_inputs
+from bot_repro.experiment.sweep import CONF_DIR
+from bot_repro.judges import build_judge_client
 from bot_repro.run_folder import config_path
+from bot_repro.tasks.base import build_task
+from bot_repro.tasks.react.evaluation import win_rate as react_win_rate
+from bot_repro.trainer.build import load_model, resolve_model_path
+from bot_repro.trainer.callbacks import generate
 
 CHECKPOINT_PREFIX = "checkpoint-"
 ADAPTER_CONFIG = "adapter_config.json"  # what a LoRA run's checkpoint holds instead of config.json
@@ -58,13 +67,6 @@ def find_checkpoint(path: str | Path, step: int | None = None) -> tuple[Path, Pa
 def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Sequence[str] = (),
                         out_dir: str | Path | None = None) -> dict[str, Any]:
     """Held-out evaluation of one checkpoint; returns {run_dir, checkpoint, step, out_dir, metrics}."""
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from bot_repro.config import validate
-    from bot_repro.tasks.base import build_task
-    from bot_repro.trainer.callbacks import generate
-
     run_dir, ckpt = find_checkpoint(path, step)
     cfg = OmegaConf.load(config_path(run_dir))
     try:
@@ -84,10 +86,6 @@ def evaluate_checkpoint(path: str | Path, step: int | None = None, overrides: Se
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
     if (ckpt / ADAPTER_CONFIG).is_file():  # a LoRA run saves the adapter alone: the run's base model, then it
-        from peft import PeftModel
-
-        from bot_repro.trainer.build import load_model, resolve_model_path
-
         _, base = load_model(run_cfg.model, resolve_model_path(run_cfg, task, int(cfg.seed)))
         model = PeftModel.from_pretrained(base, str(ckpt)).to(device)
     else:
@@ -115,10 +113,7 @@ def load_judge_config(name: str) -> dict[str, Any]:
 def compare_evaluations(dir_a: str | Path, dir_b: str | Path, judge_name: str, max_prompts: int | None = None,
                         rollouts_per_prompt: int = 1, win_rate=None) -> dict[str, float]:
     """Win and tie rate of evaluation A over evaluation B (two React evaluation folders)."""
-    from bot_repro.judges import build_judge_client
-
-    if win_rate is None:
-        from bot_repro.tasks.react.evaluation import win_rate
+    win_rate = win_rate or react_win_rate
     for d in (dir_a, dir_b):
         if not (Path(d) / "rollouts.jsonl").is_file():
             raise ConfigError(f"{d} has no rollouts.jsonl (a React evaluation folder: <run>/eval/step_N)")

@@ -1,7 +1,7 @@
 """Figure 2's evaluation: ABBA pairwise win rate of a reference run against baseline runs over training.
 
 Inputs are the held-out evaluations the React task saved during training
-(``<run>/eval/step_NNNNNN/rollouts.jsonl`` with ``screens/*.png``; ``bot_repro.evaluate heldout``
+(``<run>/eval/step_NNNNNN/rollouts.jsonl`` with ``screens/*.png``; ``python -m bot_repro.experiment evaluate heldout``
 writes the same layout for a checkpoint evaluated offline). For each seed, the reference run
 (e.g. BoT-GRPO) and each baseline run of that seed are compared at every evaluation step both have:
 prompt by prompt, rollout k of one against rollout k of the other, with the React task's
@@ -24,10 +24,11 @@ from typing import Any
 import pandas as pd
 
 from bot_repro.analysis.load import load_run_table
-from bot_repro.figures.runs import latest_per_cell
+from bot_repro.experiment.run_table import latest_per_cell
 from bot_repro.run_folder import metrics_path, read_metrics, write_run_dir
+from bot_repro.tasks.react.evaluation import win_rate as react_win_rate
 
-log = logging.getLogger("bot_repro.figures.pairwise")
+log = logging.getLogger("bot_repro.experiment.pairwise")
 STEP_PREFIX = "step_"
 
 
@@ -134,8 +135,7 @@ def pair_runs(table: pd.DataFrame, cfg: PairwiseCfg) -> list[tuple[Any, str, Pat
 def run_pairwise(source_root: Path, out_dir: Path, cfg: PairwiseCfg, judge, win_rate=None) -> list[Path]:
     """Compare every (reference, baseline) pair of runs under ``source_root``; one folder per pair
     under ``out_dir``. ``win_rate(pngs_a, pngs_b, prompts, judge)`` defaults to the React task's."""
-    if win_rate is None:
-        from bot_repro.tasks.react.evaluation import win_rate
+    win_rate = win_rate or react_win_rate
     table = load_run_table(source_root)
     if "run.start_time" not in table.columns:
         table["run.start_time"] = None

@@ -1,4 +1,4 @@
-"""A figure's sweep: compose its experiment config, expand its jobs, run it as a Hydra multirun.
+"""An experiment's sweep: compose its experiment config, expand its jobs, run it as a Hydra multirun.
 
 The sweep itself (``hydra.sweeper.params``) and the smoke-mode overrides (``sweep.smoke_overrides``)
 live in the experiment config; this module only assembles the command line
@@ -23,12 +23,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import hydra
+from hydra import compose, initialize_config_dir
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import Override
 from hydra.errors import OverrideParseException
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 
+from bot_repro import train
 from bot_repro.paths import REPO
 from bot_repro.run_folder import OVERRIDES, config_path, read_overrides, status
 from bot_repro.trainer.run_dir import config_changes
@@ -36,15 +40,15 @@ from bot_repro.trainer.run_dir import config_changes
 CONF_DIR = REPO / "conf"
 
 
-class FigureError(RuntimeError):
-    """A figure cannot be reproduced or plotted; the message says why and what to do."""
+class ExperimentError(RuntimeError):
+    """An experiment cannot be run, evaluated or reported; the message says why and what to do."""
 
 
 def parse_overrides(overrides: Sequence[str]) -> list[Override]:
     try:
         return OverridesParser.create().parse_overrides(list(overrides))
     except OverrideParseException as exc:
-        raise FigureError(f"cannot parse Hydra override(s) {list(overrides)}: {exc}") from exc
+        raise ExperimentError(f"cannot parse Hydra override(s) {list(overrides)}: {exc}") from exc
 
 
 def _key(override: Override) -> str:
@@ -70,10 +74,8 @@ def compose_experiment(slug: str, overrides: Sequence[str] = ()) -> DictConfig:
     (``a=1,2``) are left out since one config cannot hold several values."""
     searched = any(o.startswith("hydra.searchpath=") for o in overrides)  # another folder of experiment files
     if not searched and not (CONF_DIR / "experiment" / f"{slug}.yaml").is_file():
-        raise FigureError(f"no experiment config conf/experiment/{slug}.yaml")
+        raise ExperimentError(f"no experiment config conf/experiment/{slug}.yaml")
     single = [o.input_line for o in parse_overrides(overrides) if not o.is_sweep_override()]
-    from hydra import compose, initialize_config_dir
-
     GlobalHydra.instance().clear()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose("train", overrides=merge_overrides([f"experiment={slug}"], single), return_hydra_config=True)
@@ -120,8 +122,6 @@ def swept_keys(cfg: DictConfig, overrides: Sequence[str]) -> list[str]:
 
 def expand_jobs(cfg: DictConfig, overrides: Sequence[str]) -> list[list[str]]:
     """Every job's override list, expanded exactly as Hydra's basic sweeper does."""
-    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
-
     params = OmegaConf.select(cfg, "hydra.sweeper.params") or {}
     lines = [f"{k}={v}" for k, v in params.items()] + list(overrides)
     batches = BasicSweeper.split_arguments(parse_overrides(lines), None)
@@ -192,7 +192,7 @@ def new_sweep_dir(root: Path) -> Path:
 
 
 def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True, log: Path | None = None) -> None:
-    """``bot_repro.train -m <args> hydra.sweep.dir=<sweep_dir>``; raises FigureError when it fails.
+    """``bot_repro.train -m <args> hydra.sweep.dir=<sweep_dir>``; raises ExperimentError when it fails.
 
     ``log`` (child process only): the file that takes the jobs' output instead of the terminal."""
     argv = ["-m", *args, f"hydra.sweep.dir={sweep_dir}"]
@@ -205,12 +205,8 @@ def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True, 
             with log.open("w") as f:
                 proc = subprocess.run(cmd, cwd=REPO, stdout=f, stderr=subprocess.STDOUT)
         if proc.returncode != 0:
-            raise FigureError(f"the sweep failed (exit {proc.returncode}); job logs are under {sweep_dir}")
+            raise ExperimentError(f"the sweep failed (exit {proc.returncode}); job logs are under {sweep_dir}")
         return
-    import hydra
-
-    from bot_repro import train
-
     # The same task function as `python -m bot_repro.train`, with the config folder given by absolute
     # path (hydra.main resolves a relative one against the caller's module, which differs in-process).
     task = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="train")(train.main.__wrapped__)
@@ -222,7 +218,7 @@ def run_multirun(args: Sequence[str], sweep_dir: Path, in_process: bool = True, 
         task()
     except SystemExit as exc:  # hydra.main exits on a failed job or a config error
         if exc.code not in (0, None):
-            raise FigureError(f"the sweep failed (exit {exc.code}); job logs are under {sweep_dir}") from exc
+            raise ExperimentError(f"the sweep failed (exit {exc.code}); job logs are under {sweep_dir}") from exc
     finally:
         sys.argv = saved
         root.setLevel(saved_logging[0])
