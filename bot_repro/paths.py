@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.cache import cache_root
+from bot_repro.report_folder import unpacked
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE_LABEL = "$BOT_REPRO_CACHE/"
@@ -31,8 +32,13 @@ CHECKOUT = re.compile(r"(?:^|(?<=\s))(/[^\s]+?)/bot_repro/train\.py\b")
 
 
 def default_roots() -> dict[str, str]:
-    """The roots of this machine: the repository (label "") and the cache (``$BOT_REPRO_CACHE/``)."""
-    return {str(REPO): "", str(cache_root()): CACHE_LABEL}
+    """The roots of this machine: the repository (label "") and the cache (``$BOT_REPRO_CACHE/``),
+    and each report archive unpacked in this process, labelled as the report folder it came from
+    (``<tmp>/runs/x`` -> ``results/mini/runs/x``), so a report redrawn from an archive names its runs
+    as the committed one does."""
+    base = {str(REPO): "", str(cache_root()): CACHE_LABEL}
+    archives = {str(runs.parent): f"{_rewrite(str(report), base)}/" for runs, report in unpacked().items()}
+    return {**base, **archives}
 
 
 def checkouts(text: str) -> set[str]:

@@ -55,6 +55,21 @@ def tracked(*pathspec: str) -> list[str]:
     return [p for p in r.stdout.split("\0") if p and (REPO / p).is_file()]
 
 
+def committed_texts(suffixes: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(path, text) of every tracked file under ``results/`` whose name ends in one of ``suffixes``,
+    the members of each report's archive included (path ``<folder>/runs.tar.xz/runs/<run>/...``)."""
+    from bot_repro import report_folder
+
+    out = []
+    for p in tracked("results"):
+        if p.endswith(suffixes):
+            out.append((p, (REPO / p).read_text(errors="replace")))
+        elif p.endswith(f"/{report_folder.ARCHIVE}"):
+            out += [(f"{p}/{name}", data.decode(errors="replace"))
+                    for name, data in report_folder.archive_members(REPO / p) if name.endswith(suffixes)]
+    return out
+
+
 def save_adapter(base, out: Path, r: int, alpha: int) -> Path:
     """A LoRA adapter (q_proj and v_proj) on model ``base`` saved to ``out`` as PeftModel.save_pretrained
     writes it, with its adapter.json hash record; lora_B nonzero (seeded), so the adapter changes the model."""

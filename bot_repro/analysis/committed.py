@@ -12,8 +12,8 @@ it must give the same numbers to 1e-9; on other hardware (fields named) it need 
 
 A published folder names no folder of the machine that made it: ``make_portable`` rewrites the
 absolute paths of its JSON and Markdown files (run commands, the sweep folder, the policy path)
-relative to the repository, or to ``$BOT_REPRO_CACHE/``, and ``publish`` refuses a report where one
-is left.
+relative to the repository, or to ``$BOT_REPRO_CACHE/``, those of its archived runs included (unpacked,
+rewritten and packed again), and ``publish`` refuses a report where one is left.
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def make_portable(folder: Path, roots: dict[str, str] | None = None) -> dict[str
 def publish(report_dir: Path, dest: Path) -> Path:
     """Copy the report in ``report_dir`` into the committed folder ``dest``, its machine paths made
     relative (``make_portable``; one left is an error, and nothing is replaced). The report's own
-    entries (summary, tables, figure, archived runs) replace those of ``dest``; anything else there
+    entries (summary, tables, figure, the archive) replace those of ``dest``; anything else there
     (a README, other records) stays."""
     report_dir, dest = Path(report_dir).resolve(), Path(dest).resolve()
     report_folder.read_summary(report_dir)  # a report folder, in the current format
@@ -241,12 +241,18 @@ def publish(report_dir: Path, dest: Path) -> Path:
     # the report's own checkout, when it sits at <checkout>/runs/<experiment>/<stamp>/report
     up = report_dir.parents
     roots = {**paths.default_roots(), **({str(up[3]): ""} if len(up) > 3 and up[2].name == "runs" else {})}
+    # the archived run records too (their commands): unpacked beside the report, then packed again
+    archive = staging / report_folder.ARCHIVE
+    runs = report_folder.extract_archive(archive, staging) if archive.is_file() else None
     left = make_portable(staging, roots)
     if left:
         shutil.rmtree(staging)
         where = "; ".join(f"{f}: {', '.join(p)}" for f, p in sorted(left.items())[:3])
         raise SystemExit(f"not published: absolute paths outside the repository and the cache remain ({where}); "
                          "run publish with BOT_REPRO_CACHE set to the cache the runs used, or fix the files")
+    if runs is not None:
+        report_folder.write_archive(runs, archive)
+        shutil.rmtree(runs)
     dest.mkdir(parents=True, exist_ok=True)
     for entry in sorted(staging.iterdir()):
         target = dest / entry.name

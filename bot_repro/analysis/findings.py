@@ -3,7 +3,7 @@ reports under ``results/`` (``make findings``, ``python -m bot_repro.experiment 
 
 Each test of a claim reads one report folder (``bot_repro.report_folder``): the arms' headline numbers
 from its ``summary.json``, and their per-seed values (final value, steps to the threshold,
-peak-to-final drop) recomputed from its archived runs (``runs/``, grouped as its ``runs.csv`` says)
+peak-to-final drop) recomputed from its archived runs (``runs.tar.xz``, grouped as its ``runs.csv`` says)
 with the summary's own settings; a per-seed mean that differs from the summary's is an error, so the
 two can never tell different stories. The interval of the difference (or ratio, or interaction, or
 Newcombe's for collapsed seeds) and the verdict word come from ``bot_repro.analysis.verdict``, the one
@@ -99,9 +99,12 @@ class Reports:
             cols = self.summary(name, None)["group_by"]
             with open(folder / report_folder.RUNS_TABLE, newline="") as f:
                 arms = {row["run_id"]: "/".join(row[c] for c in cols) for row in csv.DictReader(f)}
+            if not report_folder.has_archive(folder):
+                raise FindingsError(f"results/{name}: no {report_folder.ARCHIVE}, the archived runs its numbers come from")
+            unpacked = report_folder.unpack(folder).parent  # run ids are runs/<run>, as runs.csv records them
             rows = []
             for run_id, arm in sorted(arms.items()):
-                path = folder / run_id / METRICS
+                path = unpacked / run_id / METRICS
                 if not path.is_file():
                     raise FindingsError(f"results/{name}: runs.csv names {run_id}, which has no {METRICS} in the archive")
                 rows += [{"run_id": run_id, "step": r["step"], "time": float(r.get("time", 0)),

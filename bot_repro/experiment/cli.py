@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="a folder with more experiment files (<dir>/experiment/<NAME>.yaml)")
     ap.add_argument("--out", type=Path, default=None,
                     help="report folder (default <runs root>/<NAME>/<stamp>/report); findings: the file (default results/FINDINGS.md)")
-    ap.add_argument("--runs", type=Path, nargs="+", default=None, help="report: read these run folders")
+    ap.add_argument("--runs", type=Path, nargs="+", default=None,
+                    help="report: read these run folders (a report folder or its runs.tar.xz: its archived runs)")
     ap.add_argument("--subprocess", action="store_true", help="run: train in a child process, its output in a log file")
     ap.add_argument("--dry-run", action="store_true",
                     help="run: compose and validate every job, print them, train nothing")

@@ -5,13 +5,14 @@
 metrics), summarises each panel metric (``bot_repro.analysis.summarise``, plus each group's mean
 curve) and records where the numbers come from (``Report.meta``). ``write`` writes the report folder:
 ``summary.json`` through ``report_folder``, ``summary.md``, ``runs.csv``, the figure and the
-archived run records. Experiments with ``report.step0`` (the CPU study) also get the starting point
-their runs share and per-group costs (``study_numbers``).
+archive of the run records (``report_folder.ARCHIVE``). Experiments with ``report.step0`` (the CPU
+study) also get the starting point their runs share and per-group costs (``study_numbers``).
 """
 
 from __future__ import annotations
 
 import shutil
+import tempfile
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,7 +51,8 @@ def reads_source(exp: Experiment, first: Path) -> Path | None:
         return None
     other, ours = exp.reads.experiment, (report_folder.read_policy(first) or {}).get("policy_hash")
     candidates = sorted((first.parents[2] / other).glob(f"*/{SWEEP}"), reverse=True)  # stamps sort by time
-    candidates.append(committed.committed_dir(other) / report_folder.ARCHIVE)
+    if report_folder.has_archive(committed.committed_dir(other)):
+        candidates.append(report_folder.unpack(committed.committed_dir(other)))
     for path in candidates:
         if path.is_dir() and (report_folder.read_policy(path) or {}).get("policy_hash") == ours:
             print(f"note: {exp.name} reads {other}'s runs from {paths.relative(path)} (policy {ours})")
@@ -60,10 +62,13 @@ def reads_source(exp: Experiment, first: Path) -> Path | None:
 
 
 def committed_source(exp: Experiment, first: Path) -> Path | None:
-    """The committed report's archived runs (``report.extends_committed``) when they start from the
-    policy ``first`` records and are not ``first`` itself."""
-    archive = committed.committed_dir(exp.results) / report_folder.ARCHIVE
-    if not exp.report.extends_committed or not archive.is_dir() or archive.resolve() == first.resolve():
+    """The committed report's archived runs (``report.extends_committed``), unpacked, when they start
+    from the policy ``first`` records and are not ``first`` itself."""
+    folder = committed.committed_dir(exp.results)
+    if not exp.report.extends_committed or not report_folder.has_archive(folder):
+        return None
+    archive = report_folder.unpack(folder)
+    if archive == first.resolve():
         return None
     theirs = (report_folder.read_policy(archive) or {}).get("policy_hash")
     ours = (report_folder.read_policy(first) or {}).get("policy_hash")
@@ -199,24 +204,28 @@ def build(exp: Experiment, sources: Sequence[Path], command: str) -> Report:
 
 
 def archive(rep: Report, sources: Sequence[Path], out_dir: Path) -> int:
-    """Copy every run the report read into ``out_dir/runs`` (unless that is where they are): the
-    report redraws from committed files. Runs of another experiment's folder get its name as prefix."""
-    target = out_dir / report_folder.ARCHIVE
-    if any(Path(s).resolve() == target.resolve() for s in sources):
+    """Pack the record of every run the report read into ``out_dir``'s archive (``report_folder.ARCHIVE``),
+    unless the runs come from that archive (a committed report redrawn in place): the report redraws
+    from committed files. Runs of another experiment's folder get its name as prefix."""
+    if any(report_folder.unpacked_from(s) == out_dir.resolve() for s in sources):
         return 0
     n = 0
-    for run_dir in sorted(set(rep.frame["run_dir"])):
-        run_dir = Path(run_dir)
-        read = rep.read_root is not None and rep.read_root in run_dir.parents
-        prefix = f"{rep.exp.reads.experiment}__" if read else ""  # own and committed runs keep their names
-        copy_record(run_dir, target / f"{prefix}{run_dir.name}")
-        n += 1
-    policy = report_folder.read_policy(sources[0])
-    if policy is not None:
-        report_folder.write_policy(target, policy)
-    load = Path(sources[0]) / report_folder.LOAD
-    if load.is_file():
-        shutil.copyfile(load, target / report_folder.LOAD)
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / report_folder.RUNS
+        target.mkdir()
+        for run_dir in sorted(set(rep.frame["run_dir"])):
+            run_dir = Path(run_dir)
+            read = rep.read_root is not None and rep.read_root in run_dir.parents
+            prefix = f"{rep.exp.reads.experiment}__" if read else ""  # own and committed runs keep their names
+            copy_record(run_dir, target / f"{prefix}{run_dir.name}")
+            n += 1
+        policy = report_folder.read_policy(sources[0])
+        if policy is not None:
+            report_folder.write_policy(target, policy)
+        load = Path(sources[0]) / report_folder.LOAD
+        if load.is_file():
+            shutil.copyfile(load, target / report_folder.LOAD)
+        report_folder.write_archive(target, out_dir / report_folder.ARCHIVE)
     return n
 
 
@@ -227,7 +236,7 @@ def write(rep: Report, sources: Sequence[Path], out_dir: Path, smoke: bool = Fal
     smoke = smoke or is_smoke(rep.frame)
     meta = {**rep.meta, "reused_runs": {str(d): n for d, n in rep.added.items()},
             "archived_runs": archive(rep, sources, out_dir), **(extra_meta or {})}
-    load = load_summary(out_dir / report_folder.ARCHIVE / report_folder.LOAD)
+    load = load_summary(Path(sources[0]) / report_folder.LOAD)  # the load.csv the archive holds
     if load is not None:
         meta["load"] = load
     if smoke:

@@ -203,26 +203,27 @@ def write_report(exp: spec.Experiment, sources: Sequence[Path], out: Path, comma
 
 
 def default_sources(exp: spec.Experiment, roots: Roots) -> list[Path]:
-    """The committed report's archived runs when they exist, else the newest sweep of ``exp``."""
-    archive = committed.committed_dir(exp.results) / report_folder.ARCHIVE
-    if archive.is_dir():
-        return [archive]
+    """The committed report's archived runs (unpacked) when it has an archive, else the newest sweep of ``exp``."""
+    folder = committed.committed_dir(exp.results)
+    if report_folder.has_archive(folder):
+        return [report_folder.unpack(folder)]
     sweeps = sorted((roots.runs / exp.name).glob(f"*/{reporting.SWEEP}"))
     if not sweeps:
-        raise ExperimentError(f"{exp.name} has no committed runs ({paths.relative(archive)}) and no runs under "
-                          f"{roots.runs / exp.name}: run `python -m bot_repro.experiment run {exp.name}` first")
+        raise ExperimentError(f"{exp.name} has no committed runs ({paths.relative(folder / report_folder.ARCHIVE)}) "
+                              f"and no runs under {roots.runs / exp.name}: run `python -m bot_repro.experiment run {exp.name}` first")
     return [sweeps[-1]]
 
 
 def redraw(name: str, overrides: Sequence[str], roots: Roots, command: str, runs: Sequence[Path] | None = None,
            out: Path | None = None, search_dir: Path | None = None) -> Path:
-    """Report experiment ``name`` from existing runs (``runs``, else ``default_sources``). Redrawing a
-    committed report keeps the command and wall time of the run that made it."""
+    """Report experiment ``name`` from existing runs (``runs``, where a report folder or its archive
+    reads as its archived runs; else ``default_sources``). Redrawing a report from its archive keeps
+    the command and wall time of the run that made it."""
     exp = spec.load(name, overrides, search_dir)
-    sources = list(runs) if runs else default_sources(exp, roots)
+    sources = [report_folder.run_root(r) for r in runs] if runs else default_sources(exp, roots)
     extra: dict = {"sweep_dir": str(paths.relative(sources[0]))}
-    made = sources[0].parent / report_folder.SUMMARY
-    if sources[0].name == report_folder.ARCHIVE and made.is_file():
+    made = report_folder.unpacked_from(sources[0])  # the report whose archive these runs are
+    if made is not None and (made / report_folder.SUMMARY).is_file():
         before = report_folder.read_summary(made)["meta"]
         first = str(before.get("command", "")).split(" (re-analysed")[0]
         command = f"{first} (re-analysed: {command})" if first else command

@@ -6,11 +6,13 @@ the tests read one shape:
 
   <report>/summary.json   ``{"format_version", "meta", "summaries": [...], "step0"?}`` (``read_summary``)
   <report>/summary.md     the same numbers as Markdown
-  <report>/runs.csv       one row per run read (provenance)
+  <report>/runs.csv       one row per run read (provenance); an archived run's ``run_dir`` is
+                          ``<report>/runs/<run>``, its folder in the archive
   <report>/<name>.png|pdf the figure
-  <report>/runs/          the archived run records (config, metrics, run.json, first/last rollouts)
-                          and ``policy.json``, the starting policy the runs share, and ``load.csv``,
-                          the machine's load while they trained (``bot_repro.experiment.machine_load``)
+  <report>/runs.tar.xz    the archive: one file holding ``runs/``, the archived run records (config,
+                          metrics, run.json, held-out samples, first/last rollouts), ``policy.json``, the
+                          starting policy the runs share, and ``load.csv``, the machine's load while they
+                          trained (``bot_repro.experiment.machine_load``); written and read by ``archive``
 
 ``meta`` holds the provenance (``REQUIRED_META``: command, git SHA of the runs, date, machine, and the
 experiment's name) and ``machines`` (which hardware made which runs). ``summaries`` holds one
@@ -18,8 +20,19 @@ experiment's name) and ``machines`` (which hardware made which runs). ``summarie
 ``report.step0``) the starting point the runs share. Layer 0: stdlib only.
 """
 
-from bot_repro.report_folder.schema import (
+from bot_repro.report_folder.archive import (
     ARCHIVE,
+    RUNS,
+    archive_members,
+    extract_archive,
+    has_archive,
+    run_root,
+    unpack,
+    unpacked,
+    unpacked_from,
+    write_archive,
+)
+from bot_repro.report_folder.schema import (
     FIGURE_SUFFIXES,
     FORMAT_VERSION,
     LOAD,
@@ -42,12 +55,21 @@ __all__ = [
     "LOAD",
     "POLICY",
     "REQUIRED_META",
+    "RUNS",
     "RUNS_TABLE",
     "SUMMARY",
     "SUMMARY_MD",
     "ReportFormatError",
+    "archive_members",
+    "extract_archive",
+    "has_archive",
     "read_policy",
     "read_summary",
+    "run_root",
+    "unpack",
+    "unpacked",
+    "unpacked_from",
+    "write_archive",
     "write_policy",
     "write_summary",
 ]

@@ -18,9 +18,8 @@ KNOWN_VERSIONS = (1,)
 SUMMARY = "summary.json"
 SUMMARY_MD = "summary.md"
 RUNS_TABLE = "runs.csv"
-ARCHIVE = "runs"  # the archived run records, under the report
-POLICY = "policy.json"  # in a sweep folder and in ARCHIVE: the starting policy the runs share
-LOAD = "load.csv"  # in a sweep folder and in ARCHIVE: the machine's load while the sweep trained
+POLICY = "policy.json"  # in a sweep folder and in the archive's runs/: the starting policy the runs share
+LOAD = "load.csv"  # in a sweep folder and in the archive's runs/: the machine's load while the sweep trained
 FIGURE_SUFFIXES = (".png", ".pdf")
 
 REQUIRED_META = ("command", "git_sha", "date", "machine", "experiment")

@@ -71,7 +71,7 @@ def test_make_reproduce_figure_smoke_leaves_a_report(slug, root):
         return
     runs = [d for d in (root / slug).glob("*/sweep/*") if (d / "run.json").is_file()]
     assert runs and all(json.loads((d / "run.json").read_text())["status"] == "completed" for d in runs)
-    assert len(list((report / "runs").glob("*/metrics.jsonl"))) == len(runs)  # the report archives its runs
+    assert len(list(report_folder.unpack(report).glob("*/metrics.jsonl"))) == len(runs)  # the report archives its runs
     config = yaml.safe_load(next(iter(runs)).joinpath(".hydra", "config.yaml").read_text())
     assert config["smoke"] and config["model"]["hub_id"] is None and config["seed"] == 0
 

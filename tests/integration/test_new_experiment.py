@@ -45,7 +45,7 @@ def test_a_new_experiment_is_one_yaml_file(tmp_path: Path):
     doc = report_folder.read_summary(report)
     assert doc["meta"]["experiment"] == "my_probe" and doc["meta"]["smoke"]
     assert {g["label"] for g in doc["summaries"][0]["groups"]} == {"grpo", "bot_grpo"}
-    assert len(list((report / "runs").glob("*/metrics.jsonl"))) == 2
+    assert len(list(report_folder.unpack(report).glob("*/metrics.jsonl"))) == 2
     again = _experiment("report", "my_probe", "debug=smoke", "--out", str(tmp_path / "again"), *common)
     assert again.returncode == 0, again.stderr[-3000:]
     assert report_folder.read_summary(tmp_path / "again")["summaries"] == doc["summaries"]

@@ -66,4 +66,4 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     assert status(stopped) == "completed" and read_run_json(stopped)["attempts"] == 2
     doc = report_folder.read_summary(stamp / "report")
     assert doc["meta"]["continued"] is True
-    assert {p.parent.name for p in (stamp / "report" / "runs").glob("*/metrics.jsonl")} == {"0_s0", "1_s1"}
+    assert {p.parent.name for p in report_folder.unpack(stamp / "report").glob("*/metrics.jsonl")} == {"0_s0", "1_s1"}

@@ -49,7 +49,7 @@ def test_study_report_and_notebook(tmp_path):
     assert saved["step0_pass@2"] >= saved["step0_success"]
     assert 0.0 <= saved["step0_identical_group_share"] <= 1.0 and saved["step0"]["identical_group_share_runs"] == 4
     assert "step0_identical_group_share" in (out / "summary.md").read_text()
-    assert (out / "runs" / "policy.json").exists()  # re-analysing the archive keeps the hash
+    assert (report_folder.unpack(out) / "policy.json").exists()  # re-analysing the archive keeps the hash
 
     nb = nbformat.read(REPO / "notebooks" / "mini_study.ipynb", as_version=4)
     os.environ["BOT_REPRO_MINI_RESULTS"] = str(out)
@@ -110,7 +110,8 @@ def test_report_compare_and_publish(tmp_path, monkeypatch, capsys):
     # the same report, its paths made relative to the checkout the report sits in (here tmp_path)
     assert published == paths.portable(json.loads((report / "summary.json").read_text()), {str(tmp_path): ""})
     assert not paths.absolute_paths(published)
-    assert (committed_folder / "mini_demo.png").exists() and (committed_folder / "runs" / "grpo_s0" / "metrics.jsonl").exists()
+    assert (committed_folder / "mini_demo.png").exists() and (committed_folder / report_folder.ARCHIVE).is_file()
+    assert "runs/grpo_s0/metrics.jsonl" in dict(report_folder.archive_members(committed_folder / report_folder.ARCHIVE))
     committed.print_comparison(report, "mini")
     printed = capsys.readouterr().out
     assert "grpo" in printed and "INCONSISTENT" not in printed and "publish" in printed
@@ -146,8 +147,8 @@ def test_study_reads_baseline_runs_and_relabels_grpo(tmp_path):
                for g in saved["groups"])
     assert saved["meta"]["reused_runs"] == {paths.relative(base): 2}
     assert saved["meta"]["archived_runs"] == 3
-    assert sorted(p.name for p in (out / "runs").iterdir() if p.is_dir()) == [
+    assert sorted(p.name for p in report_folder.unpack(out).iterdir() if p.is_dir()) == [
         "0_bot_grpo_s0", "mini_baselines__0_bot_grpo_s0", "mini_baselines__0_grpo_s0"]
     # re-analysing the archive (which holds its copies) gives the same groups
-    again = analyse("mini_signals", out / "runs", tmp_path / "again", "test", wall_s=None)
+    again = analyse("mini_signals", report_folder.unpack(out), tmp_path / "again", "test", wall_s=None)
     assert {g["label"] for g in again["groups"]} == labels

@@ -15,7 +15,7 @@ or more dots (``1.16.0``, ``127.0.0.1``), a version or section written after a w
 A version with one dot is written in inline code (```trl==1.16```), where nothing is read.
 
 **Where it must appear** (``sources``): as a number in some text file under ``results/`` that
-``git ls-files`` lists (JSON, JSONL, CSV, YAML, Markdown, text), other than the hand-written
+``git ls-files`` lists, or a member of a report's archive there (JSON, JSONL, CSV, YAML, Markdown, text), other than the hand-written
 ``README.md`` files there (prose is what is checked, so it cannot be its own source). Numbers match by
 value as written: trailing zeros after the point are dropped (``0.33`` matches ``0.330``), thousands
 separators are dropped (``3,054`` matches ``3054``), a sign is ignored, and a percentage ``p%`` matches
@@ -36,7 +36,7 @@ from decimal import Decimal, InvalidOperation
 
 import pytest
 
-from tests.conftest import REPO, tracked
+from tests.conftest import REPO, committed_texts, tracked
 
 # Constants a doc may state that no result file holds: {doc path or "*": {value as written: why}}.
 # Keep it short: a measured number belongs in a committed file under results/, not here.
@@ -129,9 +129,9 @@ def source_keys(text: str) -> set[str]:
 @pytest.fixture(scope="module")
 def sources() -> set[str]:
     found: set[str] = set()
-    for path in tracked("results"):
-        if path.endswith(SOURCE_SUFFIXES) and not path.endswith("README.md"):
-            found |= source_keys((REPO / path).read_text(errors="replace"))
+    for path, text in committed_texts(SOURCE_SUFFIXES):  # the reports' archived run records included
+        if not path.endswith("README.md"):
+            found |= source_keys(text)
     return found
 
 

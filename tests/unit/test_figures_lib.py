@@ -241,7 +241,7 @@ def test_nan_free_summary_numbers_are_plain_json(tmp_path):
     summary = report_folder.read_summary(tmp_path / "res")  # the one reader: format_version and shape checked
     assert summary["meta"]["command"] == "cmd" and summary["meta"]["machines"]  # the report path's provenance
     assert summary["meta"]["figure"] == 1 and summary["meta"]["archived_runs"] == 4
-    assert len(list((tmp_path / "res" / "runs").glob("*/metrics.jsonl"))) == 4  # redrawable from its archive
+    assert len(list(report_folder.unpack(tmp_path / "res").glob("*/metrics.jsonl"))) == 4  # redrawable from its archive
     groups = {g["label"]: g for g in summary["summaries"][0]["groups"]}
     # EMA(.5) crossing of 0.8: bot [.5,.7,.8] -> step 2, [.6,.75,.85] -> step 2; grpo never
     assert groups["bot_grpo"]["to_threshold"]["step"]["mean"] == 2.0

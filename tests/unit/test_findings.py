@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pytest
 
@@ -62,7 +63,7 @@ def test_a_report_not_committed_says_not_yet_run_and_a_figure_not_run_says_how(t
 
 def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, float] | None = None,
             threshold: float | None = None):
-    """A hand-made committed report: per-seed final values of each arm in runs/, runs.csv and a
+    """A hand-made committed report: per-seed final values of each arm in its archive, runs.csv and a
     summary.json whose means are those of the runs (or ``summary_means``); with a ``threshold`` above
     every value, the summary records that no seed crossed it (arm "b" the baseline)."""
     folder = root / name
@@ -74,6 +75,8 @@ def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, 
             records = [{"step": 0, "eval/pass@1": 0.0}, {"step": 4, "time": 1.0, "generated_tokens": 8, "eval/pass@1": value}]
             (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
             rows.append(f"runs/{arm}_s{seed},results/{name}/runs/{arm}_s{seed},{arm},{seed}")
+    report_folder.write_archive(folder / "runs", folder / report_folder.ARCHIVE)
+    shutil.rmtree(folder / "runs")
     (folder / "runs.csv").write_text("\n".join(rows) + "\n")
     means = summary_means or {arm: sum(v) / len(v) for arm, v in seeds.items()}
     groups = [{"group": {"choice.arm": arm}, "label": arm, "n_seeds": len(seeds[arm]),

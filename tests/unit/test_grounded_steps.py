@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot_repro import report_folder
 from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg
 from bot_repro.tasks.aime.grounding import problem_numbers
@@ -18,7 +19,7 @@ from bot_repro.tasks.aime.tags import parse_solution
 from bot_repro.tasks.arith.data import make_problems
 
 REPO = Path(__file__).resolve().parents[2]
-HACKED = REPO / "results/real_small/runs/1_bot_grpo_s0/eval/step_000008/samples.jsonl"
+HACKED = "runs/1_bot_grpo_s0/eval/step_000008/samples.jsonl"  # in results/real_small/runs.tar.xz
 
 
 def arith_source(params: dict):
@@ -32,7 +33,7 @@ def hacked_rows():
     row id: the run's task (conf/experiment/real_small.yaml: task=arith, seed 0, 256 train rows, so
     the test rows start at arith-0256) is regenerated to read the problem text."""
     problems = {r["id"]: r for r in make_problems(256 + 32 + 4, 0, "arith", "two_step")}
-    rows = [json.loads(line) for line in HACKED.read_text().splitlines()]
+    rows = [json.loads(line) for line in (report_folder.unpack(REPO / "results/real_small").parent / HACKED).read_text().splitlines()]
     for row in rows:
         assert problems[row["id"]]["answer"] == row["gold"]  # the regenerated problem is the run's
     return [(problems[row["id"]]["problem"], row) for row in rows]

@@ -10,7 +10,7 @@ import pytest
 
 from bot_repro import paths, report_folder
 from bot_repro.analysis import committed
-from tests.conftest import REPO
+from tests.conftest import committed_texts
 
 ROOTS = {"/work/main": "", "/home/u/.cache/bot_repro": paths.CACHE_LABEL}
 
@@ -70,8 +70,24 @@ def test_publish_refuses_a_report_with_a_path_it_cannot_make_relative(tmp_path):
 
 def test_no_committed_json_holds_an_absolute_path():
     found = {}
-    for f in sorted((REPO / "results").rglob("*.json")):
-        left = paths.absolute_paths(json.loads(f.read_text()))
+    for path, text in committed_texts((".json",)):  # the run.json files in the reports' archives included
+        left = paths.absolute_paths(json.loads(text))
         if left:
-            found[str(f.relative_to(REPO))] = left[:2]
+            found[path] = left[:2]
     assert not found, f"{len(found)} committed JSON file(s) hold absolute paths, e.g. {dict(list(found.items())[:3])}"
+
+
+def test_publish_makes_the_archived_runs_portable_too(tmp_path):
+    runs = tmp_path / "made" / "runs"
+    (runs / "0_grpo_s0").mkdir(parents=True)
+    (runs / "0_grpo_s0" / "run.json").write_text(json.dumps({"command": "/old/clone/bot_repro/train.py -m x=1"}))
+    report = tmp_path / "report"
+    meta = {"command": "c", "git_sha": "s", "date": "d", "machine": "m", "experiment": "e"}
+    report_folder.write_summary(report, meta, [])
+    report_folder.write_archive(runs, report / report_folder.ARCHIVE)
+    dest = committed.publish(report, tmp_path / "dest")
+    members = dict(report_folder.archive_members(dest / report_folder.ARCHIVE))
+    assert json.loads(members["runs/0_grpo_s0/run.json"]) == {"command": "bot_repro/train.py -m x=1"}
+    assert sorted(p.name for p in dest.iterdir()) == [report_folder.ARCHIVE, report_folder.SUMMARY]  # no runs/ left
+    again = committed.publish(report, tmp_path / "again")  # the same runs: the same bytes
+    assert (again / report_folder.ARCHIVE).read_bytes() == (dest / report_folder.ARCHIVE).read_bytes()

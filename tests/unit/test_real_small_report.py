@@ -39,4 +39,4 @@ def test_report_reads_each_arm_and_derives_the_step_accuracy(tmp_path):
     finals = {g["label"]: g["final"]["mean"] for g in doc["summaries"][0]["groups"]}
     assert finals == {"bot_grpo": pytest.approx(0.75), "grpo": pytest.approx(0.5)}
     assert (out / "real_small.png").stat().st_size > 10_000 and (out / "real_small.pdf").exists()
-    assert sorted(p.name for p in (out / "runs").iterdir()) == ["0_grpo_s0", "1_bot_grpo_s0"]
+    assert sorted(p.name for p in report_folder.unpack(out).iterdir()) == ["0_grpo_s0", "1_bot_grpo_s0"]
