@@ -30,7 +30,7 @@ from bot_repro.registry import UnknownNameError
 from bot_repro.rewards.base import JUDGE_OUTAGE
 from bot_repro.run_folder import config_path, has_metrics, run_json_path, status
 from bot_repro.tasks.base import build_task
-from bot_repro.trainer import distributed
+from bot_repro.trainer import console, distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
 from bot_repro.trainer.outage import JudgeOutageStop
@@ -86,6 +86,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     a multirun, which prints only warnings and errors (its sweep's runner reports each finished run).
     """
     say = is_main() and not sweep_job  # this process prints the run's folder, format and steps
+    if sweep_job:
+        console.hide_library_bars()
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
     check_resources(run_cfg, resources_explicit)
     run_cfg, model_check = check_model(run_cfg)

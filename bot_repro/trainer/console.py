@@ -6,7 +6,9 @@ takes both out. A single run then prints ``StepLines``: a few key values of each
 ``step 3/20  reward 0.410  loss 0.0123  kl 0.00100  flat groups 0.250  3.20 s``, plus a ``held-out``
 line at each evaluation (step 0 included), and keeps TRL's step bar under ``logger.progress_bar``.
 A sweep's job (``python -m bot_repro.train -m``, which every experiment runs) prints none of these:
-its steps are in its ``metrics.jsonl`` and the experiment's own bar counts them.
+its steps are in its ``metrics.jsonl`` and the experiment's own bar counts them. The libraries' own bars
+(a checkpoint's "Writing model shards", a GGUF conversion, a download) go too: from training on in a
+single run (its download still shows), from the start in a sweep's job (``hide_library_bars``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 from transformers import PrinterCallback, ProgressCallback
+from transformers.utils import logging as hf_logging
 
 # (metrics.jsonl key, label): the values a step line shows, in this order, when the record has them
 SHOWN = (("reward_mean", "reward"), ("loss", "loss"), ("kl", "kl"), ("frac_zero_std_groups", "flat groups"))
@@ -81,9 +84,15 @@ class StepLines(ProgressCallback):
             super().on_train_end(args, state, control, **kw)
 
 
+def hide_library_bars() -> None:
+    """transformers' and the Hub's progress bars off, for the rest of this process."""
+    hf_logging.disable_progress_bar()
+
+
 def install(trainer, metrics, step_lines: bool, bar: bool) -> None:
     """Replace transformers' dictionary printers on ``trainer`` by ``StepLines`` (``step_lines``), or by
     nothing (a sweep's job). Called after ``metrics`` is added, so its record is written first."""
+    hide_library_bars()  # the model is loaded: what is left is a bar per checkpoint
     for printer in (PrinterCallback, ProgressCallback):
         trainer.remove_callback(printer)
     if step_lines:
