@@ -3,8 +3,8 @@
 transformers' ``PrinterCallback`` (and ``ProgressCallback`` under a progress bar) print every logged
 dictionary, some 50 keys a step; those values are ``metrics.jsonl``'s (``MetricsJsonl``). ``install``
 takes both out. A single run then prints ``StepLines``: a few key values of each step's record, e.g.
-``step 3/20  reward 0.410  loss 0.0123  kl 0.00100  flat groups 0.250  3.20 s``, plus a ``held-out``
-line at each evaluation (step 0 included), and keeps TRL's step bar under ``logger.progress_bar``.
+``step 3/20  reward 0.410  loss 0.0123  kl 0.00100  flat groups 0.250  3.2 s``, plus a ``held-out``
+line at each evaluation (step 0 included), under TRL's step bar on a terminal (``logger.progress_bar``).
 A sweep's job (``python -m bot_repro.train -m``, which every experiment runs) prints none of these:
 its steps are in its ``metrics.jsonl`` and the experiment's own bar counts them. The libraries' own bars
 (a checkpoint's "Writing model shards", a GGUF conversion, a download) go too: from training on in a
@@ -13,6 +13,7 @@ single run (its download still shows), from the start in a sweep's job (``hide_l
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from tqdm.auto import tqdm
@@ -46,12 +47,12 @@ def held_out_line(record: dict[str, Any]) -> str | None:
 
 class StepLines(ProgressCallback):
     """A line per step from the record ``metrics`` (a ``MetricsJsonl`` added before this callback) has
-    just written; TRL's bar over the run's steps only when ``bar``. Lines go through ``tqdm.write`` so a
-    bar stays below them."""
+    just written; TRL's bar over the run's steps only when ``bar`` and on a terminal (in a log, its
+    redraws would sit between the lines). Lines go through ``tqdm.write`` so a bar stays below them."""
 
     def __init__(self, metrics, bar: bool):
         super().__init__()
-        self.metrics, self.bar = metrics, bar
+        self.metrics, self.bar = metrics, bar and sys.stderr.isatty()
         self.shown = -1  # the last step written: the end-of-training log repeats the last record
 
     def _write(self, record: dict[str, Any] | None, max_steps: int, step: bool) -> None:
