@@ -43,12 +43,6 @@ def poll(sweep_dir: Path) -> list[RunState]:
     return [RunState(d.relative_to(sweep_dir.resolve()).as_posix(), last_step(d), status(d)) for d in dirs]
 
 
-def progress(sweep_dir: Path) -> tuple[int, int]:
-    """(steps logged over all runs, runs completed) under ``sweep_dir``."""
-    runs = poll(sweep_dir)
-    return sum(r.steps for r in runs), sum(r.status == "completed" for r in runs)
-
-
 def _finished_line(run: RunState, sweep_dir: Path) -> str:
     if run.status == "completed":
         return f"{run.name}: completed, {run.steps} steps"

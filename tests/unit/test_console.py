@@ -14,7 +14,7 @@ RECORD = {"step": 3, "time": 9.5, "reward_mean": 0.41, "reward_std": 0.2, "loss"
 
 
 def test_a_step_line_shows_a_few_key_values_in_three_digits():
-    assert console.step_line(RECORD, 20) == "step 3/20  reward 0.410  loss 0.0123  kl n/a  flat groups 0.250  3.2 s"
+    assert console.step_line(RECORD, 20) == "step 3/20  reward 0.410  loss 0.0123  kl n/a  zero-std groups 0.250  3.2 s"
     assert console.step_line({"step": 1}, 2) == "step 1/2"
 
 

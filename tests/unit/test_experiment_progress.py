@@ -7,23 +7,23 @@ import io
 import json
 
 from bot_repro.experiment import progress as progress_module
-from bot_repro.experiment.progress import RunState, SweepProgress, progress
+from bot_repro.experiment.progress import RunState, SweepProgress, poll
 from bot_repro.run_folder.schema import METRICS, RUN_INFO
 
 
-def test_progress_before_any_run_folder(tmp_path):
-    assert progress(tmp_path / "not_yet") == (0, 0)
+def test_poll_before_any_run_folder(tmp_path):
+    assert poll(tmp_path / "not_yet") == []
     (tmp_path / "sweep" / "0_grpo_s0").mkdir(parents=True)  # a job's folder, no metrics yet
-    assert progress(tmp_path / "sweep") == (0, 0)
+    assert poll(tmp_path / "sweep") == []
 
 
-def test_progress_counts_steps_and_completed_runs(tmp_path):
+def test_poll_reads_each_runs_steps_and_status(tmp_path):
     for name, steps, state in (("0_a", 3, "completed"), ("1_b", 2, "running")):
         run = tmp_path / name
         run.mkdir()
         (run / METRICS).write_text("".join(json.dumps({"step": s}) + "\n" for s in range(1, steps + 1)))
         (run / RUN_INFO).write_text(json.dumps({"status": state}))
-    assert progress(tmp_path) == (5, 1)
+    assert poll(tmp_path) == [RunState("0_a", 3, "completed"), RunState("1_b", 2, "running")]
 
 
 class _Log(io.StringIO):
