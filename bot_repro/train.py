@@ -16,6 +16,7 @@ from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
 from bot_repro.config import RunConfig, check_device, training_processes, validate
@@ -29,7 +30,7 @@ from bot_repro.registry import UnknownNameError
 from bot_repro.rewards.base import JUDGE_OUTAGE
 from bot_repro.run_folder import config_path, has_metrics, run_json_path, status
 from bot_repro.tasks.base import build_task
-from bot_repro.trainer import distributed
+from bot_repro.trainer import console, distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
 from bot_repro.trainer.outage import JudgeOutageStop
@@ -74,14 +75,19 @@ def check_model(run_cfg: RunConfig) -> tuple[RunConfig, model_preflight.Prefligh
                                composed=composed), checked
 
 
-def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_args=None) -> Path:
+def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_args=None,
+        sweep_job: bool = False) -> Path:
     """Train one configuration into ``run_dir``; return the run directory.
 
     ``resources_explicit``: the user chose ``resources=`` (so a hub model on the CPU preset is
     what they asked for); the CLI passes whether the override was given. ``launch_args``: the
     command line's config overrides, with which a preset of several training processes is
-    relaunched through torchrun (``bot_repro.trainer.distributed.launch``).
+    relaunched through torchrun (``bot_repro.trainer.distributed.launch``). ``sweep_job``: one job of
+    a multirun, which prints only warnings and errors (its sweep's runner reports each finished run).
     """
+    say = is_main() and not sweep_job  # this process prints the run's folder, format and steps
+    if sweep_job:
+        console.hide_library_bars()
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
     check_resources(run_cfg, resources_explicit)
     run_cfg, model_check = check_model(run_cfg)
@@ -92,7 +98,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         check_resume_config(run_dir, cfg)
         # the same config on a finished run (a continued sweep's): kept as it is
         if status(run_dir) == "completed" and not cfg.get("resume_allow_changes"):
-            if is_main():
+            if say:
                 print(f"run directory: {run_dir} (completed earlier; kept)", flush=True)
             return run_dir
     elif has_metrics(run_dir):
@@ -114,6 +120,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
             saved.parent.mkdir(exist_ok=True)
             OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
+    if say:
         print(f"run directory: {run_dir}", flush=True)
         for line in [model_check.line, *model_check.notes] if model_check else []:
             print(line, flush=True)
@@ -127,7 +134,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     judge = None
     try:
         with on_termination():
-            trainer, metrics, judge = build_trainer(run_cfg, run_dir, time.time())
+            trainer, metrics, judge = build_trainer(run_cfg, run_dir, time.time(), step_lines=not sweep_job)
             if run_cfg.model.lora.enabled:
                 record.data["lora"] = lora.describe(run_cfg.model.lora, trainer.model)
             state.attach(trainer, metrics)
@@ -143,7 +150,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
             judge.close()
     record.finish("completed", steps=trainer.state.global_step, generated_tokens=trainer.generated_tokens,
                   generation=trainer.generation_info())
-    if is_main():
+    if say:
         print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
     return run_dir
 
@@ -169,7 +176,8 @@ def main(cfg: DictConfig) -> None:
     hc = HydraConfig.get()
     run_dir = distributed.shared_run_dir(Path(hc.runtime.output_dir))  # one folder for all ranks
     try:
-        run(cfg, run_dir, resources_explicit=resources_given(hc.overrides.task), launch_args=list(hc.overrides.task))
+        run(cfg, run_dir, resources_explicit=resources_given(hc.overrides.task), launch_args=list(hc.overrides.task),
+            sweep_job=hc.mode == RunMode.MULTIRUN)
     except RanksFailed as exc:
         print(f"run failed: {exc}", file=sys.stderr)
         sys.exit(1)

@@ -33,7 +33,8 @@ def prepare(cfg: DictConfig) -> dict:
 
     def progress(step: int, total: int) -> None:
         nonlocal bar
-        bar = bar or tqdm(total=total, desc="warm start", unit="step", dynamic_ncols=True)
+        # a terminal only (disable=None): in a log, the warm start's own lines say how far it is
+        bar = bar or tqdm(total=total, desc="warm start", unit="step", dynamic_ncols=True, disable=None)
         bar.n = step
         bar.refresh()
 

@@ -16,13 +16,10 @@ it in ``policy.json``, so reports can find the runs of other experiments that st
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from tqdm import tqdm
 
 from bot_repro import paths, report_folder
 from bot_repro.analysis import committed
@@ -33,9 +30,9 @@ from bot_repro.experiment import spec, sweep
 from bot_repro.experiment.machine_load import LoadRecord
 from bot_repro.experiment.pairwise import run_pairwise
 from bot_repro.experiment.policy import prepare
+from bot_repro.experiment.progress import SweepProgress
 from bot_repro.experiment.sweep import ExperimentError
 from bot_repro.judges import build_judge_client
-from bot_repro.run_folder import find_run_dirs, last_step, status
 from bot_repro.train import check_resources, resources_given
 
 log = logging.getLogger("bot_repro.experiment")
@@ -54,27 +51,10 @@ class Roots:
         return cls(Path(runs) if runs else paths.REPO / (SMOKE_RUNS if smoke else Path("runs")))
 
 
-def progress(sweep_dir: Path) -> tuple[int, int]:
-    """(steps logged over all runs, runs completed) under ``sweep_dir``; (0, 0) until a run has
-    written its first metrics line (the sweep folder exists before any run folder does)."""
-    try:
-        dirs = [d for _, d in find_run_dirs(sweep_dir)]
-    except FileNotFoundError:
-        return 0, 0
-    return sum(last_step(d) for d in dirs), sum(status(d) == "completed" for d in dirs)
-
-
-def _watch(sweep_dir: Path, n_runs: int, bar: tqdm, stop: threading.Event) -> None:
-    while not stop.wait(2.0):
-        steps, done = progress(sweep_dir)
-        bar.n = min(steps, bar.total)
-        bar.set_postfix_str(f"runs done {done}/{n_runs}")
-        bar.refresh()
-
-
 def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_process: bool) -> float:
-    """Train ``exp``'s sweep into ``sweep_dir`` with a progress bar over every run's steps; returns
-    the wall seconds. ``in_process=False``: in a child process, its output in ``<sweep_dir>.log``."""
+    """Train ``exp``'s sweep into ``sweep_dir`` with a progress bar over every run's steps and a line per
+    finished run (``bot_repro.experiment.progress``); returns the wall seconds. ``in_process=False``: in
+    a child process, its output in ``<sweep_dir>.log``."""
     cfg, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
     try:
         check_resources(validate(sweep.without_hydra(cfg)), resources_given(overrides), here=False)
@@ -85,20 +65,12 @@ def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_pr
     start = time.time()
     if exp.report.step0:
         report_folder.write_policy(sweep_dir, prepare(cfg))
-    bar = tqdm(total=n_runs * max_steps, desc=f"{exp.name} steps", unit="step", dynamic_ncols=True)
-    stop = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(sweep_dir, n_runs, bar, stop), daemon=True)
-    watcher.start()
     logfile = None if in_process else sweep_dir.parent / f"{sweep_dir.name}.log"
     try:
-        with LoadRecord(sweep_dir):
+        with SweepProgress(exp.name, sweep_dir, n_runs, max_steps), LoadRecord(sweep_dir):
             sweep.run_multirun(args, sweep_dir, in_process=in_process, log=logfile)
     except ExperimentError as exc:
         raise ExperimentError(f"{exc}{f'; see {logfile}' if logfile else ''}") from exc
-    finally:
-        stop.set()
-        watcher.join()
-        bar.close()
     return time.time() - start
 
 

@@ -28,6 +28,7 @@ from bot_repro.models.gguf import GgufUnavailableError, converted_dir, gguf_path
 from bot_repro.models.tiny import build_tiny
 from bot_repro.run_folder.schema import CHECKPOINTS, EVAL, METRICS, ROLLOUTS
 from bot_repro.tasks.base import Task, build_task
+from bot_repro.trainer import console
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
 from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl
 from bot_repro.trainer.token_reward import TokenRewardFunction
@@ -169,23 +170,24 @@ def grpo_args(cfg: RunConfig, run_dir: Path) -> GRPOConfig:
     return GRPOConfig(**kwargs)
 
 
-def build_trainer(cfg: RunConfig, run_dir: Path, start_time: float):
+def build_trainer(cfg: RunConfig, run_dir: Path, start_time: float, step_lines: bool = True):
     """Return (trainer, metrics_callback, judge) from ``bot_repro.config.validate``'s result.
 
-    Everything checkable (credentials, data rows) is checked before the weights load.
+    Everything checkable (credentials, data rows) is checked before the weights load. ``step_lines``:
+    the run prints a line per step (``bot_repro.trainer.console``); a sweep's job prints none.
     """
     if cfg.resources.torch_threads:
         torch.set_num_threads(cfg.resources.torch_threads)
     judge = JudgeClient(cfg.judge, run_dir) if cfg.judge is not None else None
     try:
-        return _build(cfg, run_dir, start_time, judge)
+        return _build(cfg, run_dir, start_time, judge, step_lines)
     except BaseException:
         if judge is not None:  # the caller never sees it: close its HTTP session here
             judge.close()
         raise
 
 
-def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
+def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: bool):
     seed = cfg.seed
     cfg = dataclasses.replace(cfg, resources=check_installed(cfg.resources))
     if judge is not None:
@@ -246,4 +248,5 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge):
         trainer.add_callback(
             HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs), run_dir / EVAL, metrics)
         )
+    console.install(trainer, metrics, step_lines, bar=cfg.logger.progress_bar)
     return trainer, metrics, judge

@@ -1,4 +1,5 @@
-"""Trainer callbacks: held-out evaluation and the one-line-per-step ``metrics.jsonl``.
+"""Trainer callbacks: held-out evaluation and the one-line-per-step ``metrics.jsonl`` (what a run prints
+is ``bot_repro.trainer.console``'s).
 
 ``metrics.jsonl`` is the run's primary record (plots read it, never wandb): one JSON object
 per optimizer step with the names of docs/method.md §2 and §5, plus ``eval/<metric>`` keys on evaluation steps; step 0
@@ -64,6 +65,7 @@ class MetricsJsonl(TrainerCallback):
         self.monitors = StepMonitors(build_options(MonitorCfg, section, "trainer.monitors"))
         self.start = start_time or time.time()
         self.pending: dict[str, float] = {}
+        self.last: dict[str, Any] | None = None  # the record written last (the console's step line reads it)
         self.eval_seconds = 0.0  # total time spent in held-out evaluation
         self._last_time = None
         self._last_eval = 0.0
@@ -74,6 +76,7 @@ class MetricsJsonl(TrainerCallback):
             return
         record = {k: _clean(v) for k, v in record.items()}  # non-finite -> null: the file stays strict JSON
         append_metrics(self.path, [record])
+        self.last = record
         run = _wandb_run()
         if run is not None:
             run.log({k: v for k, v in record.items() if v is not None})
@@ -116,8 +119,6 @@ class MetricsJsonl(TrainerCallback):
         self.write(rec)
         for line in warnings:
             log.warning(line)
-        if state.global_step == 1 and rec.get("frac_zero_std_groups") is not None:
-            print(f"step 1: {rec['frac_zero_std_groups']:.3f} of groups have identical global rewards", flush=True)
         self._last_time, self._last_tokens, self._last_eval = time.time(), tokens, self.eval_seconds
 
 
@@ -151,8 +152,6 @@ class HeldOutEval(TrainerCallback):
         if state.global_step == 0 and self.cfg.every > 0 and state.is_world_process_zero:
             result = self.run(model, 0)
             self.metrics.write({"step": 0, "time": 0.0, "generated_tokens": 0, **result})
-            shown = ", ".join(f"{k.removeprefix('eval/')} {v:.3f}" for k, v in result.items())
-            print(f"step 0 held-out: {shown}", flush=True)  # the starting point, before any update
 
     def on_step_end(self, args, state, control, model=None, **kw):
         if state.is_world_process_zero and self.due(state.global_step, state.max_steps):

@@ -41,6 +41,13 @@ def test_a_new_experiment_is_one_yaml_file(tmp_path: Path):
     assert listed.returncode == 0 and "my_probe" in listed.stdout and "GRPO vs BoT-GRPO, smoke" in listed.stdout
     ran = _experiment("run", "my_probe", "debug=smoke", *common)
     assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-3000:]
+    # the console, in a log (not a terminal): no job prints its steps or TRL's dictionaries, the bar is not
+    # redrawn, and each finished run is one line (bot_repro.experiment.progress)
+    console = ran.stdout + ran.stderr
+    assert "{'" not in console and "\r" not in console and "run directory:" not in console
+    assert not [line for line in console.splitlines() if line.startswith("step ")]
+    finished = [line.split(" (runs")[0] for line in ran.stderr.splitlines() if ": completed, " in line]
+    assert sorted(finished) == ["0_grpo_s0: completed, 2 steps", "1_bot_grpo_s0: completed, 2 steps"], console
     (report,) = sorted((tmp_path / "runs" / "my_probe").glob("*/report"))
     doc = report_folder.read_summary(report)
     assert doc["meta"]["experiment"] == "my_probe" and doc["meta"]["smoke"]

@@ -24,6 +24,11 @@ def _train(*args, env=None, timeout=600):
                           capture_output=True, text=True, timeout=timeout)
 
 
+def _step_lines(stdout: str) -> list[str]:
+    """The ``step k/N`` heads of the console's step lines (held-out lines left out)."""
+    return [" ".join(line.split()[:2]) for line in stdout.splitlines() if line.startswith("step ") and "held-out" not in line]
+
+
 @pytest.mark.parametrize(("overrides", "message"), [
     (["algorithm.name=bot_grop", "debug=smoke"], "unknown algorithm 'bot_grop'"),
     (["model=qwen2_5_3b"], "this run trains Qwen/Qwen2.5-3B-Instruct but resources=cpu"),  # not smoke: the 3B model
@@ -61,6 +66,9 @@ def test_run_dir_printed_resume_refuses_changes_and_keeps_configs(tmp_path):
     assert first.returncode == 0, first.stderr[-3000:]
     assert f"run directory: {run_dir}\n" in first.stdout
     assert f"run directory: {run_dir} (completed, 2 steps)" in first.stdout
+    # the console: one readable line per step (bot_repro.trainer.console), never TRL's metric dictionary
+    assert _step_lines(first.stdout) == ["step 1/2", "step 2/2"], first.stdout
+    assert "{'" not in first.stdout + first.stderr
     original = (run_dir / ".hydra" / "config.yaml").read_text()
     assert not (run_dir / "checkpoints" / "README.md").exists()  # no TRL model card
 
@@ -73,6 +81,7 @@ def test_run_dir_printed_resume_refuses_changes_and_keeps_configs(tmp_path):
                      "resume_allow_changes=true")
     assert allowed.returncode == 0, allowed.stderr[-3000:]
     assert "resuming from checkpoint-2" in allowed.stdout
+    assert _step_lines(allowed.stdout) == ["step 3/3"], allowed.stdout
     assert "missing keys" not in allowed.stderr  # the tied lm_head is not reported as missing
     assert (run_dir / ".hydra" / "config.yaml").read_text() == original
     attempts = list((run_dir / ".hydra").glob("resume-*/config.yaml"))
