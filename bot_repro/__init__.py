@@ -5,7 +5,7 @@ tests/unit/test_import_layers.py checks it):
   0. registry, config_errors, ranks, cache, paths, run_folder, report_folder
   1. algorithms, judges, rewards, models
   2. tasks
-  3. plugins, config, trainer
+  3. plugins, config, sizes, trainer
   4. train, evaluate, study, figures, analysis, plots, integrations, experiment
 """
 

@@ -18,6 +18,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from bot_repro import sizes
 from bot_repro.config import RunConfig, check_device, training_processes, validate
 from bot_repro.config_errors import ConfigError
 from bot_repro.judges import preflight
@@ -113,7 +114,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         saved = config_path(run_dir)
         if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
             saved.parent.mkdir(exist_ok=True)
-            OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
+            OmegaConf.save(cfg, saved)  # as Hydra saves it
         print(f"run directory: {run_dir}", flush=True)
         for line in [model_check.line, *model_check.notes] if model_check else []:
             print(line, flush=True)
@@ -124,6 +125,11 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         return run_dir
     record = RunRecord(run_dir, run_cfg.seed, resumed_from=str(state.checkpoint) if state.checkpoint else None)
     record.data["prompt_format"] = run_cfg.model.prompt_format  # written with the record's next update
+    size_sources = sizes.from_hydra()  # which file set each size ({} when composed without Hydra's app)
+    if size_sources:
+        record.data["sizes"] = size_sources
+        if is_main():
+            print(sizes.line(size_sources), flush=True)
     judge = None
     try:
         with on_termination():
