@@ -5,7 +5,7 @@ tests/unit/test_import_layers.py checks it):
   0. registry, config_schema, ranks, cache, paths, run_folder, report_folder
   1. algorithms, judges, rewards, models
   2. tasks
-  3. plugins, config
+  3. plugins, config, sizes
   4. trainer
   5. train, analysis, plots, integrations
   6. experiment

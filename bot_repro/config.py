@@ -1,7 +1,7 @@
 """Schemas of the composed training config and the door through which every caller reads it.
 
 ``validate`` (a TRL training run -> ``RunConfig``) and ``validate_stack`` (the reward stack alone ->
-``StackConfig``, for verl's reward workers) merge the ``smoke`` blocks and check every section: Hydra
+``StackConfig``, for verl's reward workers) check every section: Hydra
 already rejects command-line overrides of keys that do not exist; these reject misspelt keys inside
 YAML files, values of the wrong type or out of range (naming the key, the value and what is allowed),
 unknown names and batch sizes that do not divide, all before any folder, model or data set. Task
@@ -118,7 +118,6 @@ class AlgorithmCfg:
 class TaskCfg:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
-    smoke: dict[str, Any] = field(default_factory=dict)  # params merged in by debug=smoke
 
 
 @dataclass
@@ -221,7 +220,7 @@ class RunConfig(StackConfig):
     """A whole TRL training run, checked: what ``validate`` returns and the run builder reads.
 
     ``batch``: (per_device_train_batch_size, gradient_accumulation_steps) for ``training_processes``;
-    ``composed``: the resolved config as a plain dict (smoke blocks merged), mirrored to wandb."""
+    ``composed``: the resolved config as a plain dict, mirrored to wandb."""
 
     algorithm: AlgorithmCfg
     trainer: TrainerCfg
@@ -235,22 +234,19 @@ class RunConfig(StackConfig):
         return {**self.algorithm.options, "w_g": float(self.reward.w_g), "w_s": float(self.reward.w_s)}
 
 
-def _apply_smoke(cfg: DictConfig) -> DictConfig:
-    """With ``smoke=true`` (set by debug=smoke) merge each task's and reward's own ``smoke`` block.
-
-    A task knows how to shrink itself (a shipped toy data set, no warm start); a reward knows how
-    to run offline (a rule-based step source instead of a judge). ``debug/smoke.yaml`` cannot say
-    that for every task, so the task and reward configs do. Only the doors below call it.
-    """
-    if not cfg.get("smoke"):
+def _saved_smoke_blocks(cfg: DictConfig) -> DictConfig:
+    """A config saved before smoke mode moved to conf/debug/ carries ``smoke`` blocks in its task and
+    reward sections; they are merged (a smoke run's) or dropped here, so such a run validates with the
+    values it trained with (offline evaluation of archived runs). Configs composed today have none."""
+    if not any(cfg.get(key) is not None and "smoke" in cfg[key] for key in ("task", "reward")):
         return cfg
     cfg = cfg.copy()
     with open_dict(cfg):
-        if cfg.task.get("smoke"):
-            cfg.task.params = OmegaConf.merge(cfg.task.get("params") or {}, cfg.task.smoke)
-        if cfg.reward.get("smoke"):
-            merged = OmegaConf.merge(cfg.reward, cfg.reward.smoke)
-            cfg.reward = merged
+        task_block, reward_block = cfg.task.pop("smoke", None), cfg.reward.pop("smoke", None)
+        if cfg.get("smoke") and task_block:
+            cfg.task.params = OmegaConf.merge(cfg.task.get("params") or {}, task_block)
+        if cfg.get("smoke") and reward_block:
+            cfg.reward = OmegaConf.merge(cfg.reward, reward_block)
     return cfg
 
 
@@ -262,13 +258,13 @@ def _section(cfg: DictConfig, key: str) -> dict[str, Any]:
 
 
 def validate_stack(cfg: DictConfig) -> StackConfig:
-    """Check the reward-stack part of a composed config (``smoke`` blocks merged here); return it typed.
+    """Check the reward-stack part of a composed config; return it typed.
 
     Checks names, keys, types and ranges of model, task, reward, judge and seed, and builds the task
     once so that its own ``params`` are checked too (cheap: rows are not read). Needs neither TRL
     nor Hydra's app (verl's reward workers call it). Raises ConfigError naming the problem.
     """
-    return _check_stack(_apply_smoke(cfg))
+    return _check_stack(_saved_smoke_blocks(cfg))
 
 
 def _check_stack(cfg: DictConfig) -> StackConfig:
@@ -292,11 +288,10 @@ def _check_stack(cfg: DictConfig) -> StackConfig:
 def validate(cfg: DictConfig) -> RunConfig:
     """Check the composed config of a training run; return everything the run builder reads, typed.
 
-    The one door from a composed config to a run: ``smoke`` blocks are merged here, then every
-    section is checked (names, keys, types, ranges, batch sizes) before any folder, model or warm
-    start. Raises ConfigError naming the bad key, its value and what is allowed.
+    The one door from a composed config to a run: every section is checked (names, keys, types,
+    ranges, batch sizes) before any folder, model or warm start. Raises ConfigError naming the bad key, its value and what is allowed.
     """
-    cfg = _apply_smoke(cfg)
+    cfg = _saved_smoke_blocks(cfg)
     stack = _check_stack(cfg)
     algo = build_options(AlgorithmCfg, _section(cfg, "algorithm"), "algorithm")
     tr = build_options(TrainerCfg, _section(cfg, "trainer"), "trainer")

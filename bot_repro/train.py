@@ -19,6 +19,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
+from bot_repro import sizes
 from bot_repro.config import RunConfig, check_device, training_processes, validate
 from bot_repro.config_schema import ConfigError
 from bot_repro.judges import preflight
@@ -119,7 +120,7 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         saved = config_path(run_dir)
         if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
             saved.parent.mkdir(exist_ok=True)
-            OmegaConf.save(cfg, saved)  # as Hydra saves it: before the smoke blocks are merged
+            OmegaConf.save(cfg, saved)  # as Hydra saves it
     if say:
         print(f"run directory: {run_dir}", flush=True)
         for line in [model_check.line, *model_check.notes] if model_check else []:
@@ -131,6 +132,11 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
         return run_dir
     record = RunRecord(run_dir, run_cfg.seed, resumed_from=str(state.checkpoint) if state.checkpoint else None)
     record.data["prompt_format"] = run_cfg.model.prompt_format  # written with the record's next update
+    size_sources = sizes.from_hydra()  # which file set each size ({} when composed without Hydra's app)
+    if size_sources:
+        record.data["sizes"] = size_sources
+        if say:
+            print(sizes.line(size_sources), flush=True)
     judge = None
     try:
         with on_termination():

@@ -1,10 +1,10 @@
 """An experiment's sweep: compose its experiment config, expand its jobs, run it as a Hydra multirun.
 
-The sweep itself (``hydra.sweeper.params``) and the smoke-mode overrides (``sweep.smoke_overrides``)
-live in the experiment config; this module only assembles the command line
-``bot_repro.train -m experiment=<slug> [smoke overrides] [user overrides] hydra.sweep.dir=...`` and
-runs it, in this process (the default: imports and the React check workers are paid once) or in a
-child process. Later overrides win, so a user's ``seed=0,1`` beats smoke mode's ``seed=0``. The
+The sweep itself (``hydra.sweeper.params``) lives in the experiment config, and what smoke mode
+changes in conf/debug/ (``debug=smoke`` is one more override, read by each job's composition exactly as
+``bot_repro.train`` reads it); this module only assembles the command line
+``bot_repro.train -m experiment=<slug> [user overrides] hydra.sweep.dir=...`` and runs it, in this
+process (the default: imports and the React check workers are paid once) or in a child process. Command-line overrides win, so a user's ``seed=0,1`` beats smoke mode's ``seed=0``. The
 launcher is whatever ``cluster=`` selects (basic, joblib, submitit Slurm): the multirun blocks until
 every job has finished either way.
 
@@ -89,27 +89,14 @@ def without_hydra(cfg: DictConfig) -> DictConfig:
     return cfg
 
 
-def smoke_overrides(cfg: DictConfig) -> list[str]:
-    """``sweep.smoke_overrides`` (conf/sweep/figure.yaml: hub models -> tiny stand-ins, one seed); none
-    for an experiment already sized for a CPU (the mini task's)."""
-    node = OmegaConf.select(cfg, "sweep.smoke_overrides")
-    return [str(x) for x in node] if node is not None else []
-
-
-def job_overrides(slug: str, overrides: Sequence[str], cfg: DictConfig) -> list[str]:
-    """The multirun's command-line overrides: experiment, smoke extras (in smoke mode), the user's."""
-    extra = smoke_overrides(cfg) if is_smoke(overrides) else []
-    return merge_overrides([f"experiment={slug}"], extra, overrides)
+def job_overrides(slug: str, overrides: Sequence[str]) -> list[str]:
+    """The multirun's command-line overrides: the experiment, then the user's."""
+    return merge_overrides([f"experiment={slug}"], overrides)
 
 
 def compose_jobs(slug: str, overrides: Sequence[str]) -> tuple[DictConfig, list[str]]:
-    """(the sweep's composed config, its command-line overrides ``job_overrides``). Composed once;
-    in smoke mode twice, since the smoke extras are read from the first composition."""
-    cfg = compose_experiment(slug, overrides)
-    if not is_smoke(overrides):
-        return cfg, merge_overrides([f"experiment={slug}"], overrides)
-    args = job_overrides(slug, overrides, cfg)
-    return compose_experiment(slug, args), args
+    """(the sweep's composed config, its command-line overrides ``job_overrides``)."""
+    return compose_experiment(slug, overrides), job_overrides(slug, overrides)
 
 
 def swept_keys(cfg: DictConfig, overrides: Sequence[str]) -> list[str]:

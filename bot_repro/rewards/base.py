@@ -36,7 +36,6 @@ class RewardCfg:
     w_s: float = checked(1.0, NON_NEGATIVE)
     window: int = checked(3, NON_NEGATIVE)  # neighbours each side a line/step score spreads to
     params: dict[str, Any] = field(default_factory=dict)  # the source's own options, checked by its factory
-    smoke: dict[str, Any] = field(default_factory=dict)  # reward keys merged in by debug=smoke
 
 
 @dataclass

@@ -216,16 +216,21 @@ def _flat(node, prefix: str = "") -> dict[str, object]:
 
 # keys a resumed attempt may change without resume_allow_changes=true
 RESUME_KEYS = {"resume", "resume_allow_changes"}
+# task.smoke / reward.smoke: blocks every config carried before smoke mode moved to conf/debug/ (#46); on a
+# run that is not a smoke run they changed nothing, so a run saved with them resumes and a sweep keeps it
+RETIRED_KEYS = ("task.smoke.", "reward.smoke.")
 
 
 def config_changes(saved: dict, now: dict) -> list[tuple[str, object, object]]:
     """``(dotted key, saved value, value now)`` of every key that differs between two composed configs,
-    ``RESUME_KEYS`` aside. A key the saved config lacks and that is off now (null or false) is an option
-    added since the run started, left off: not a change (a run from before ``model.lora`` resumes)."""
+    ``RESUME_KEYS`` and ``RETIRED_KEYS`` aside. A key the saved config lacks and that is off now (null or
+    false) is an option added since the run started, left off: not a change (a run from before
+    ``model.lora`` resumes)."""
     before, after = _flat(saved), _flat(now)
     unset = "<unset>"
     return [(k, before.get(k, unset), after.get(k, unset)) for k in sorted(set(before) | set(after))
-            if k.split(".")[0] not in RESUME_KEYS and before.get(k, unset) != after.get(k, unset)
+            if k.split(".")[0] not in RESUME_KEYS and not k.startswith(RETIRED_KEYS)
+            and before.get(k, unset) != after.get(k, unset)
             and not (k not in before and after[k] in (None, False))]
 
 

@@ -1,6 +1,6 @@
 """Values are checked at the door (issue #26): each typed field's type and range, before any folder,
 model or warm start, with an error that names the key, the value and what is allowed; the door is
-``validate`` alone (it merges the smoke blocks itself) and its result is typed all the way through."""
+``validate`` alone and its result is typed all the way through."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import typing
 from typing import Any
 
 import pytest
+from omegaconf import open_dict
 
 from bot_repro import config
 from bot_repro.config import EvalCfg, RunConfig, StackConfig, TrainerCfg, validate, validate_stack
@@ -143,12 +144,12 @@ def test_good_values_pass_unchanged():
 
 
 def test_validate_is_the_one_door_and_typed():
-    """``validate`` merges the smoke blocks itself (study.prepare, train, offline eval all call it
-    alone); its result is a typed object down to ``trainer.eval``."""
+    """``validate`` is the one door (study.prepare, train, offline eval all call it alone); its result is a
+    typed object down to ``trainer.eval``, smoke mode's per-task parts (conf/debug/) included."""
     cfg = validate(compose(["task=aime", "debug=smoke"]))
     assert isinstance(cfg, RunConfig) and isinstance(cfg, StackConfig)
-    assert cfg.reward.params["step_source"] == "rule"  # reward.smoke merged
-    assert cfg.task.params["source"] == "smoke"  # task.smoke merged
+    assert cfg.reward.params["step_source"] == "rule"  # conf/debug/reward/smoke_aime.yaml
+    assert cfg.task.params["source"] == "smoke"  # conf/debug/task/smoke_aime.yaml
     assert isinstance(cfg.trainer.eval, EvalCfg) and cfg.trainer.eval.n_samples == 2
     assert cfg.batch == (4, 1) and cfg.composed["reward"]["params"]["step_source"] == "rule"
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -160,9 +161,23 @@ def test_validate_is_the_one_door_and_typed():
         cfg.model, cfg.task, cfg.reward, cfg.judge, cfg.seed)
 
 
+def test_a_config_saved_with_the_old_smoke_blocks_validates_as_it_trained():
+    """Configs saved before smoke mode moved to conf/debug/ carry task/reward ``smoke`` blocks: merged for
+    a smoke run (offline evaluation of an archived one), dropped otherwise."""
+    for smoke in (True, False):
+        cfg = compose(["task=aime", "reward=aime_bot"])
+        with open_dict(cfg):
+            cfg.smoke = smoke
+            cfg.task.smoke = {"source": "smoke", "limit": 8}
+            cfg.reward.smoke = {"params": {"step_source": "rule"}}
+        run_cfg = validate(cfg)
+        assert (run_cfg.task.params["limit"], run_cfg.reward.params["step_source"]) == ((8, "rule") if smoke else (None, "judge"))
+        assert "smoke" not in run_cfg.composed["task"] and "smoke" not in run_cfg.composed["reward"]
+
+
 def test_policy_prepare_goes_through_the_door(tmp_path, monkeypatch):
-    """The starting policy's preparation once validated without the smoke blocks, so under debug=smoke
-    it warm-started a policy that the smoke runs (task.smoke: warm_start false) never used."""
+    """The starting policy's preparation once validated without smoke mode's task part, so under debug=smoke
+    it warm-started a policy that the smoke runs (warm_start false) never used."""
     from bot_repro.experiment.policy import prepare
     from bot_repro.experiment.sweep import compose_experiment
 

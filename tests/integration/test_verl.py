@@ -93,7 +93,7 @@ def test_layout_and_grouping_errors():
 
 
 def test_verl_stack_goes_through_the_trl_door():
-    """verl's reward stack is ``validate_stack``'s: the TRL run's sections, smoke blocks merged, bad values refused."""
+    """verl's reward stack is ``validate_stack``'s: the TRL run's sections, smoke mode's parts included, bad values refused."""
     overrides = ["task=react", "reward=react_bot", "judge=openai", "model=qwen2_5_3b"]
     stack = compose_stack(overrides)
     trl = validate(compose(overrides))

@@ -38,7 +38,7 @@ def test_merge_overrides_keeps_the_last_value_per_key():
 
 def test_missing_jobs_counts_only_completed_runs_of_the_swept_keys(tmp_path):
     cfg = sweep.compose_experiment("fig5_aime_passk")  # +arm: aime_grpo,aime_bot x seed: 0,1,2
-    args = sweep.job_overrides("fig5_aime_passk", [], cfg)
+    args = sweep.job_overrides("fig5_aime_passk", [])
     assert len(sweep.missing_jobs(cfg, args, tmp_path)) == 6
     for arm, seed, status in [("aime_grpo", 0, "completed"), ("aime_bot", 0, "completed"), ("aime_bot", 1, "failed")]:
         run = write_run_dir(tmp_path / "s" / f"{arm}_{seed}", None, None, run_info(seed, status))

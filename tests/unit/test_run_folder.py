@@ -136,3 +136,6 @@ def test_resume_compares_configs_key_by_key_and_an_option_added_since_left_off_i
     assert config_changes(saved, turned_on) == [("model.lora.enabled", "<unset>", True)]
     assert config_changes(saved, {**saved, "seed": 1}) == [("seed", 0, 1)]
     assert config_changes({**saved, "x": None}, saved) == [("x", None, "<unset>")]  # a key that went away counts
+    # the task/reward smoke blocks every config held before smoke mode moved to conf/debug/ are no change
+    old_blocks = {**saved, "task": {"name": "arith", "smoke": {"n_train": 8}}, "reward": {"smoke": {"w_s": 0.0}}}
+    assert config_changes(old_blocks, {**saved, "task": {"name": "arith"}, "reward": {}}) == []

@@ -2,7 +2,7 @@
 
 A verl config names the stack with the same overrides a TRL run takes (``reward.bot.overrides:
 [task=react, reward=react_bot, judge=openai]``); ``compose_stack`` composes ``conf/train.yaml`` with
-them and checks it through the TRL path's door (``bot_repro.config.validate_stack``: smoke blocks,
+them and checks it through the TRL path's door (``bot_repro.config.validate_stack``: names,
 keys, types, ranges), keeping the sections the reward needs (model, task, reward, judge, seed) typed;
 the reward source is built by ``build_task``. So a verl run and a TRL run with the same overrides
 score with the same reward source, weights and window, from one set of files and one set of
