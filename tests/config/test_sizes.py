@@ -9,7 +9,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from bot_repro import sizes
-from bot_repro.figures import sweep as fsweep
+from bot_repro.experiment import sweep as fsweep
 from tests.conftest import REPO
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot_repro.config import validate
-from bot_repro.figures import sweep as fsweep
+from bot_repro.experiment import sweep as fsweep
 from tests.conftest import REPO, compose
 
 
