@@ -60,7 +60,7 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     again = _run(common)
     out, _ = again.communicate(timeout=900)
     assert again.returncode == 0, out[-3000:]
-    assert "continuing the stopped sweep" in out and "completed earlier; kept" in out
+    assert "continuing the stopped sweep" in out and "two_seeds: 1 of 2 run(s) completed earlier, kept" in out
     assert sorted(p.parent for p in root.glob("*/sweep")) == [stamp]  # no new sweep folder
     assert read_run_json(done) == kept  # the finished run was not touched, let alone retrained
     assert status(stopped) == "completed" and read_run_json(stopped)["attempts"] == 2
