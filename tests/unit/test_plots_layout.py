@@ -39,14 +39,22 @@ SEEDS = (0, 1, 2)
 TOLERANCE = 1.0  # pixels: boxes that only touch do not overlap
 
 
+def _plot_block(stem: str) -> dict:
+    """``report.plot`` of experiment ``stem`` as Hydra merges it: its parent experiments' blocks (a
+    bare name in its defaults), then its own on top."""
+    doc = yaml.safe_load((EXPERIMENTS / f"{stem}.yaml").read_text()) or {}
+    parents = [d for d in doc.get("defaults") or [] if isinstance(d, str) and (EXPERIMENTS / f"{d}.yaml").exists()]
+    own = (doc.get("report") or {}).get("plot") or {}
+    return OmegaConf.to_container(OmegaConf.merge(*(_plot_block(p) for p in parents), own))
+
+
 def _plot_blocks() -> dict[str, dict]:
-    """Every experiment's ``report.plot`` block as written (an experiment that inherits its parent's
-    block, like mini_demo, draws the parent's figure and is left out)."""
+    """Every experiment's ``report.plot`` block, merged over its parents' (an experiment that writes no
+    block of its own, like mini_demo, draws the parent's figure and is left out)."""
     blocks = {}
     for path in sorted(EXPERIMENTS.glob("*.yaml")):
-        plot = ((yaml.safe_load(path.read_text()) or {}).get("report") or {}).get("plot")
-        if plot:
-            blocks[path.stem] = plot
+        if ((yaml.safe_load(path.read_text()) or {}).get("report") or {}).get("plot"):
+            blocks[path.stem] = _plot_block(path.stem)
     return OmegaConf.to_container(OmegaConf.create({"plot": blocks}), resolve=True)["plot"]
 
 
