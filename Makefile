@@ -76,7 +76,7 @@ $(VENV)/.installed-vllm: $(VENV)/.installed scripts/install_vllm.sh
 install-react:
 	bash scripts/install_react_deps.sh
 
-# The test command README.md and .ci/run use (about 21 minutes on 2 cores: 1,240 s measured 2026-12-04 for 1,734 tests (1,720 passed, 14 skipped) on a clean clone of 55e7dcb, quiet cores, vLLM installed, verl not; test-fast: about 4). Since then #43-#45 added 89 tests (1,823 collected) (LoRA and vLLM, judge outages, stopped workers, a killed study): on 2026-12-05 the suite ran in two parts on loaded cores, 1,175 s to test_lora and 1,195 s from it; not re-timed on quiet cores.
+# The test command README.md and .ci/run use (about 23 minutes on 2 cores: 1,364 s measured 2026-12-06 for 1,862 tests (1,829 passed, 28 skipped, 5 failed and since fixed) at 1c90ca4, vLLM and verl not installed, beside a study held at nice 19 and, for part of it, make demo; test-fast: about 4). CI ran the whole suite with vLLM in 2,064 s on 2026-12-05.
 PYTEST_FLAGS := -q -o console_output_style=count
 ## install what is missing (vLLM's CPU build included), then run the whole suite (~22 min on 2 cores)
 test: install install-vllm
