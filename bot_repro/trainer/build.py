@@ -194,12 +194,12 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
         judge.check_credentials()
     task, source = build_task(cfg, judge=judge, run_dir=run_dir, seed=seed)
     train_rows, test_rows = task.datasets()
-    log = cfg.logger
-    os.environ.setdefault("WANDB_MODE", log.wandb_mode)
-    os.environ.setdefault("WANDB_PROJECT", log.wandb_project)
+    logger = cfg.logger  # not `log`: the module's logger warns of a vLLM fallback below
+    os.environ.setdefault("WANDB_MODE", logger.wandb_mode)
+    os.environ.setdefault("WANDB_PROJECT", logger.wandb_project)
     os.environ.setdefault("WANDB_DIR", str(run_dir))
-    if log.wandb_entity:
-        os.environ.setdefault("WANDB_ENTITY", log.wandb_entity)
+    if logger.wandb_entity:
+        os.environ.setdefault("WANDB_ENTITY", logger.wandb_entity)
     args = grpo_args(cfg, run_dir)
 
     path = resolve_model_path(cfg, task, seed)
