@@ -48,6 +48,10 @@ REPORT_EXTRAS = {
         "oom_killed_run_2": "the second sweep's two runs, OOM-killed at step 1 (README.md of real_small)",
     },
     "results/real_seeds": {"load.csv": "the machine's load every 30 s during the sweep, beside the report"},
+    "results/real_study": {
+        "pilot": "the single-seed pilot runs the plan was sized from (README.md of real_study)",
+        "gemma_cost": "the Gemma 3 270M plan's measured cost, 2 steps of its first job (README.md of real_study)",
+    },
 }
 CODE_SUFFIXES = (".py", ".sh", ".ipynb", ".js", ".mjs")
 LOG_SUFFIXES = (".log",)
