@@ -62,7 +62,8 @@ def _numbers(doc: dict) -> dict:
     return {"summaries": doc["summaries"], "step0": doc.get("step0")}
 
 
-@pytest.mark.parametrize("name,folder", [("mini_demo", "mini"), ("real_small", "real_small"), ("real_study", "real_study")])
+@pytest.mark.parametrize("name,folder", [("mini_demo", "mini"), ("real_small", "real_small"), ("real_study", "real_study"),
+                                       ("real_study_floor", "real_study_floor")])
 def test_a_committed_report_redraws_from_its_committed_runs(tmp_path, name, folder):
     out = run.redraw(name, [], run.Roots(tmp_path / "runs"), "test", out=tmp_path / "report")
     committed, redrawn = report_folder.read_summary(REPO / "results" / folder), report_folder.read_summary(out)
