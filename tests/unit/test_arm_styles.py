@@ -37,15 +37,23 @@ def _yaml(name: str) -> dict:
     return yaml.safe_load((EXPERIMENTS / f"{name}.yaml").read_text()) or {}
 
 
+def _merge(base: dict, over: dict) -> dict:
+    """Hydra's merge of two mappings: nested mappings merge key by key, anything else is replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
 def _report(name: str) -> dict:
-    """The experiment's ``report`` block with its parents' keys under its own (Hydra's merge, one level)."""
+    """The experiment's ``report`` block merged over its parents' (Hydra's merge: a child's ``plot.labels``
+    keeps the parent's ``plot.hue``)."""
     raw = _yaml(name)
     parents = [d for d in raw.get("defaults", []) if isinstance(d, str) and d != "_self_"]
     merged: dict = {}
     for parent in parents:
-        merged.update(_report(parent))
-    merged.update(raw.get("report") or {})
-    return merged
+        merged = _merge(merged, _report(parent))
+    return _merge(merged, raw.get("report") or {})
 
 
 def _swept_algorithm(name: str) -> str:
