@@ -163,6 +163,9 @@ class TrainerCfg:
     # None: the rollouts per step / (per_device_train_batch_size x processes); 1 when that is None too
     gradient_accumulation_steps: int | None = checked(None, POSITIVE)
     num_iterations: int = checked(1, POSITIVE)
+    # each distinct prompt of a micro-batch through the model once in the loss (trainer/shared_prefix.py); exact,
+    # used where it applies (one process, no activation checkpointing), TRL's per-row forward elsewhere
+    shared_prefix: bool = True
     beta: float = checked(0.0, NON_NEGATIVE)  # KL coefficient (paper default 0)
     save_steps: int = checked(25, POSITIVE)
     save_total_limit: int | None = checked(2, POSITIVE)

@@ -23,6 +23,9 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
   for a skipped step.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
+- ``GRPOTrainer._get_per_token_logps_and_entropies`` (the loss's logprobs; ``shared_prefix``) and
+  ``_prepare_inputs`` with ``_step``, ``_buffered_inputs``, ``args.steps_per_generation`` and
+  ``trl.trainer.grpo_trainer.split_tensor_dict`` (its train branch, less the shuffle, under ``shared_prefix``).
 """
 
 from __future__ import annotations
@@ -34,11 +37,13 @@ from pathlib import Path
 import torch
 from accelerate.utils import gather_object
 from trl import GRPOTrainer
+from trl.trainer.grpo_trainer import split_tensor_dict
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.advantages import drops_groups
 from bot_repro.config import DynamicSampling
 from bot_repro.run_folder import write_rollouts
+from bot_repro.trainer import shared_prefix as prefix
 from bot_repro.trainer.advantage_step import (
     RoundStats,
     into_batch,
@@ -68,6 +73,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         rollout_dir: str | Path | None = None,
         rollouts_per_step: int = 8,
         engine: Engine | None = None,
+        shared_prefix: bool = True,
         **kwargs,
     ):
         ADVANTAGES[advantage]  # fail fast on an unknown name
@@ -84,6 +90,9 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.rollout_dir = Path(rollout_dir) if rollout_dir else None
         self.rollouts_per_step = rollouts_per_step
         self.generated_tokens = 0
+        # the loss forward computes each distinct prompt once where it can (trainer/shared_prefix.py)
+        self.shared_prefix = shared_prefix and prefix.applies(self.accelerator.num_processes,
+                                                              bool(self.args.activation_checkpointing))
         # one stream on every rank: each draws the whole round and keeps its slice (as one process would)
         self._draw_gen = torch.Generator().manual_seed(int(self.args.seed))
         judge = token_reward.judge
@@ -177,6 +186,37 @@ class BoTGRPOTrainer(GRPOTrainer):
         world, rank = self.accelerator.num_processes, self.accelerator.process_index
         idx = torch.randint(len(self.train_dataset), (n_groups * world,), generator=self._draw_gen).tolist()
         return [self.train_dataset[i] for i in idx[rank * n_groups : (rank + 1) * n_groups] for _ in range(self.num_generations)]
+
+    # ---- the loss's logprobs ---------------------------------------------------------------
+    def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
+                                           compute_entropy=False, compute_aux_loss=False, **multimodal):
+        """TRL's, or with each distinct prompt of a chunk computed once (``shared_prefix``) on text inputs."""
+        if (not self.shared_prefix or compute_aux_loss or input_ids.size(1) - logits_to_keep < 2
+                or any(v is not None for v in multimodal.values())):
+            return super()._get_per_token_logps_and_entropies(
+                model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy, compute_aux_loss,
+                **multimodal)
+        size = batch_size or input_ids.size(0)
+        bonus = self.args.entropy_coef != 0.0 or self.args.use_adaptive_entropy  # the loss reads the entropy
+        entropy = ("grad" if bonus else "value") if compute_entropy else "none"
+        with self.accelerator.autocast():
+            parts = [prefix.logprobs(model, input_ids[i : i + size], attention_mask[i : i + size], logits_to_keep,
+                                     self.temperature, entropy) for i in range(0, input_ids.size(0), size)]
+        logps = torch.cat([p[0] for p in parts])
+        return logps, (torch.cat([p[1] for p in parts]) if compute_entropy else None), None
+
+    def _prepare_inputs(self, generation_batch):
+        """TRL's, less its shuffle of the generation batch under ``shared_prefix``: a micro-batch then holds
+        whole groups (rows in draw order), whose prompt it computes once. With one optimizer step per
+        generation round the shuffle changes only which rows share a backward pass, not the update."""
+        if not (self.shared_prefix and self.model.training):
+            return super()._prepare_inputs(generation_batch)
+        every = self.args.steps_per_generation * self.num_iterations
+        if self._step % every == 0 or self._buffered_inputs is None:
+            batch = self._generate_and_score_completions(generation_batch)
+            torch.randperm(len(batch["completion_ids"]))  # TRL's shuffle draw, unused: the same random stream after it
+            self._buffered_inputs = split_tensor_dict(batch, self.args.steps_per_generation)
+        return self._buffered_inputs[self._step % self.args.steps_per_generation]
 
     # ---- the TRL hook --------------------------------------------------------------------
     def _generate_and_score_completions(self, inputs):

@@ -229,6 +229,7 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
         rollout_dir=run_dir / ROLLOUTS,
         rollouts_per_step=cfg.trainer.rollouts_per_step,
         peft_config=peft_config,
+        shared_prefix=cfg.trainer.shared_prefix,
     )
     try:
         trainer = make(args=args, engine=engine)

@@ -12,8 +12,10 @@ on a 2-core AMD EPYC, torch 2.13, TRL 1.16).
    trainer's losses, grad norms and parameters after two steps equal vanilla TRL's bitwise.
    Everything else (generation, rewards, masks, loss aggregation, optimizer) is therefore
    identical, and any change there fails this test.
-2. Bounded: with the real ``grpo`` estimator, the advantages agree to a few float32 ulp, and the
-   steps agree to the tolerances below, each measured and explained:
+2. Bounded: with the real ``grpo`` estimator and the default loss forward (``trainer.shared_prefix``:
+   each distinct prompt once, its logprobs TRL's to float rounding; tests/unit/test_shared_prefix.py),
+   the advantages agree to a few float32 ulp, and the steps agree to the tolerances below, each
+   measured and explained (for the advantages' rounding; the shared prompt's adds less and holds them):
    - step 1 (the gradient is linear in the advantages): grad_norm relative difference 6.1e-8
      measured; adding uniform noise of +-1.2e-7 (the size of TRL's own float32 rounding) to
      vanilla TRL's advantages moves it by at most 2.4e-7 over 12 draws. Tolerance 2e-6.
@@ -127,6 +129,7 @@ def runs(tiny_qwen2, tmp_path_factory):
             token_reward=TokenRewardFunction(source, tok, window=0), advantage="grpo",
             # TRL: unbiased std, eps 1e-4, sequence reward = the reward function's output
             advantage_options={"std": "unbiased", "eps": 1e-4, "seq_reward": "global", "w_g": 1.0, "w_s": 0.0},
+            shared_prefix=name == "ours",  # the bitwise comparison runs TRL's own loss forward
         )  # fmt: skip
         _record_advantages(ours, adv)
         with pytest.MonkeyPatch.context() as mp:

@@ -67,10 +67,32 @@ def test_outage_checkpoint_and_skip_hooks():
     assert src.index("_clip_grad_norm") < pre < step
 
 
+def test_loss_logprobs_and_micro_batch_hooks():
+    """``shared_prefix``: our ``_get_per_token_logps_and_entropies`` takes TRL's arguments and returns its
+    triple; our ``_prepare_inputs`` is TRL's train branch less the shuffle (the names it reads below)."""
+    params = list(inspect.signature(GRPOTrainer._get_per_token_logps_and_entropies).parameters)
+    assert params[:8] == ["self", "model", "input_ids", "attention_mask", "logits_to_keep", "batch_size",
+                          "compute_entropy", "compute_aux_loss"]
+    assert "return logps, entropies, aux_loss" in inspect.getsource(GRPOTrainer._get_per_token_logps_and_entropies)
+    src = inspect.getsource(GRPOTrainer._prepare_inputs)
+    for line in ("generate_every = self.args.steps_per_generation * self.num_iterations",
+                 "if self._step % generate_every == 0 or self._buffered_inputs is None:",
+                 "generation_batch = shuffle_sequence_dict(generation_batch)",
+                 "generation_batches = split_tensor_dict(generation_batch, self.args.steps_per_generation)",
+                 "inputs = self._buffered_inputs[self._step % self.args.steps_per_generation]"):
+        assert line in src, line
+    from trl.trainer.utils import shuffle_sequence_dict
+
+    assert "permutation = torch.randperm(batch_size)" in inspect.getsource(shuffle_sequence_dict)
+    fused = inspect.getsource(trl.trainer.utils.add_fused_lm_head)
+    assert 'kwargs["use_cache"] = False' in fused and "shift_labels" in fused
+
+
 def test_docstring_lists_every_guarded_name():
     doc = bot_trainer.__doc__
     for name in ("_generate_and_score_completions", "_metrics", "_calculate_rewards", "_issue_warnings_after_load",
-                 "_save_checkpoint", "on_pre_optimizer_step"):
+                 "_save_checkpoint", "on_pre_optimizer_step", "_get_per_token_logps_and_entropies", "_prepare_inputs",
+                 "_buffered_inputs", "split_tensor_dict"):
         assert name in doc, name
 
 
