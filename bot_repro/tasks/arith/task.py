@@ -1,9 +1,9 @@
 """The arith task and its reward source ``arith`` (AIME's prompts, parser, checker and Eq. 8).
 
-``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` (at ``level``
+``ArithTask`` is an ``AimeTask`` whose rows come from ``data.split_problems`` (at ``level``
 one_step or two_step) instead of a file; its evaluation adds step metrics. ``shots`` worked
-examples (further generated problems of the same level, never a training or test one, with their
-reference solutions in the step format, so a one_step prompt shows one-step solutions; the
+examples (further generated problems of the same level, never a training or held-out problem's
+arithmetic, with their reference solutions in the step format, so a one_step prompt shows one-step solutions; the
 system prompt is the same at both levels) go before each problem as earlier user / assistant turns of the chat: SmolLM2-135M ignores the format when it is only
 described, and copies it from an earlier assistant turn (results/real_small/README.md). ``ArithReward`` is AIME's reward (default step scorer: the
 arithmetic rule) plus components for the curves of ``experiment=real_small``: ``format_ok``,
@@ -25,7 +25,7 @@ from bot_repro.tasks.aime.reward import make_aime_reward
 from bot_repro.tasks.aime.steps import STATUSES, step_statuses
 from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, parse_solution
 from bot_repro.tasks.aime.task import AimeTask, AimeTaskParams
-from bot_repro.tasks.arith.data import LEVELS, make_problems
+from bot_repro.tasks.arith.data import LEVELS, split_problems
 from bot_repro.tasks.base import TASKS
 
 
@@ -61,13 +61,15 @@ class ArithTask(AimeTask):
         self.examples: list[dict[str, Any]] = []  # the worked examples, set with the rows
 
     def datasets(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The first ``n_train`` generated problems, then ``n_test`` held-out ones and the ``shots``
+        examples, none sharing arithmetic with a training problem or each other (``data.split_problems``)."""
         if self._cache is None:
             p = self.arith
-            # the examples are drawn after the train and test rows, so adding shots leaves those unchanged
-            rows = make_problems(p.n_train + p.n_test + p.shots, p.seed, "arith", p.level)
-            self.examples = rows[p.n_train + p.n_test:]
-            split = p.n_train + p.n_test
-            self._cache = ([self._row(r) for r in rows[: p.n_train]], [self._row(r) for r in rows[p.n_train:split]])
+            try:
+                train, test, self.examples = split_problems(p.n_train, p.n_test, p.shots, p.seed, p.level)
+            except ValueError as exc:
+                raise ConfigError(f"task.params (arith): {exc}") from None
+            self._cache = ([self._row(r) for r in train], [self._row(r) for r in test])
         return self._cache
 
     def _row(self, row: dict[str, Any]) -> dict[str, Any]:
