@@ -11,7 +11,9 @@ arithmetic rule) plus components for the curves of ``experiment=real_small``: ``
 (those whose claims all hold) and ``steps_grounded`` (true, and every operand is the problem's or
 an earlier grounded result: ``aime.grounding``); the pooled step accuracy of a batch is
 ``steps_true`` over ``steps_checked``, the grounded one ``steps_grounded`` over ``steps_checked``.
-The three counts come from the rule's step classes whatever the step source.
+The three counts come from the rule's step classes whatever the step source. The reward's ``correct``
+and the evaluation's pass@k read the answer by one rule, ``tags.strict_answer`` (#51): a number
+alone in a closed ``<final>`` block, where AIME reads the paper's lenient way.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult
 from bot_repro.tasks.aime.reward import make_aime_reward
 from bot_repro.tasks.aime.steps import STATUSES, step_statuses
-from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, parse_solution
+from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, ParsedSolution, parse_solution, strict_answer
 from bot_repro.tasks.aime.task import AimeTask, AimeTaskParams
 from bot_repro.tasks.arith.data import LEVELS, split_problems
 from bot_repro.tasks.base import TASKS
@@ -78,6 +80,10 @@ class ArithTask(AimeTask):
         for ex in self.examples:
             turns += [{"role": "user", "content": ex["problem"]}, {"role": "assistant", "content": solution_text(ex)}]
         return {**row, "prompt": row["prompt"][:1] + turns + row["prompt"][1:]}  # after the system turn
+
+    def read_answer(self, parsed: ParsedSolution, text: str) -> str | None:
+        """The answer by arith's strict rule, the reward's too: a number alone in a closed final block."""
+        return strict_answer(parsed, text)
 
     def prompt_messages(self, row: dict[str, Any]) -> list[dict[str, str]]:
         """The chat messages of a run's prompt for the generated ``row``: system prompt, the worked
@@ -134,8 +140,13 @@ class ArithReward:
 
 @REWARD_SOURCES.register("arith")
 def make_arith_reward(reward: RewardCfg, context: dict[str, Any]) -> ArithReward:
-    """``reward`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``."""
-    return ArithReward(make_aime_reward(replace(reward, params={"step_source": "rule", **reward.params}), context))
+    """``reward`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``; the answer
+    is read by the strict rule (``tags.strict_answer``), so ``answer_fallback_boxed`` does not apply."""
+    if "answer_fallback_boxed" in reward.params:
+        raise ConfigError("reward.params.answer_fallback_boxed does not apply to source 'arith': its answer is "
+                          "a number alone in a closed <final> block (tags.strict_answer), with no \\boxed{} fallback")
+    params = {"step_source": "rule", **reward.params}
+    return ArithReward(make_aime_reward(replace(reward, params=params), context, answer_rule=strict_answer))
 
 
 @TASKS.register("arith")
