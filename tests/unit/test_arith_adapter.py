@@ -15,10 +15,10 @@ from bot_repro.models.lora import RECORD_FILE as RECORD
 from bot_repro.models.lora import adapter_hash, resolve_adapter
 from bot_repro.tasks import TASKS
 from bot_repro.tasks.arith.data import ITEMS, LEVELS, NAMES, make_problems
-from bot_repro.tasks.arith.warm_start import SPECS, SftSpec, sft_problems
+from bot_repro.tasks.arith.warm_start import SPECS, STUDY_PREFIX, SftSpec, sft_problems
 
 
-def _arithmetic(problem: str) -> tuple[str, tuple[int, ...]]:
+def arithmetic_of(problem: str) -> tuple[str, tuple[int, ...]]:
     """What a problem asks, read off its text alone: the sentence with names, items and numbers blanked,
     and its numbers in order (the same numbers under another name are the same problem)."""
     numbers = tuple(int(n) for n in re.findall(r"\d+", problem))
@@ -30,12 +30,16 @@ def _arithmetic(problem: str) -> tuple[str, tuple[int, ...]]:
 
 def _study_problems() -> list[str]:
     """Every problem a study run sees: train, held-out and worked examples at both levels, at the
-    experiments' sizes (conf/task/arith.yaml's, shots 4 as real_small and real_seeds)."""
+    experiments' largest sizes (n_train 256; n_test 128 as #52's evaluation, shots 4 as real_small and
+    real_seeds: a smaller n_test or fewer shots uses a subset of these rows), all among the first
+    ``STUDY_PREFIX`` problems of the seed that ``study_keys`` excludes from the adapters' data."""
     out = []
     for level in LEVELS:
-        task = TASKS["arith"]({"level": level, "shots": 4}, {"family": "qwen2"})
+        task = TASKS["arith"]({"level": level, "n_test": 128, "shots": 4}, {"family": "qwen2"})
         train, test = task.datasets()
-        out += [r["problem"] for r in train + test + task.examples]
+        rows = train + test + task.examples
+        assert max(int(r["id"].rsplit("-", 1)[1]) for r in rows) < STUDY_PREFIX
+        out += [r["problem"] for r in rows]
     return out
 
 
@@ -44,14 +48,14 @@ def test_sft_problems_share_no_problem_and_no_arithmetic_with_the_studies(name):
     spec = SPECS[name]
     sft = [r["problem"] for r in sft_problems(spec)]
     study = _study_problems()
-    assert len(sft) == spec.steps * spec.batch and len(study) == 2 * (256 + 32 + 4)
+    assert len(sft) == spec.steps * spec.batch and len(study) == 2 * (256 + 128 + 4)
     assert not set(sft) & set(study)
-    study_arith = {_arithmetic(p) for p in study}
-    shared = [p for p in sft if _arithmetic(p) in study_arith]
+    study_arith = {arithmetic_of(p) for p in study}
+    shared = [p for p in sft if arithmetic_of(p) in study_arith]
     assert not shared, shared[:3]
     # the check itself can fail: the unfiltered sequence of the same generator does share arithmetic
     raw = make_problems(4 * len(sft), spec.data_seed, "sft", spec.level)
-    assert any(_arithmetic(r["problem"]) in study_arith for r in raw)
+    assert any(arithmetic_of(r["problem"]) in study_arith for r in raw)
 
 
 def test_a_shorter_build_trains_on_the_first_batches_of_a_longer_one():

@@ -14,7 +14,8 @@ from bot_repro.tasks import TASKS
 from bot_repro.tasks.aime.steps import arithmetic_claims, step_statuses
 from bot_repro.tasks.arith.data import make_problems
 
-# sha256 of the 288 problem texts of task=arith's defaults, joined by newlines, at main d074cc7 (before levels)
+# sha256 of the 288 problem texts of task=arith's defaults (train and held-out), joined by newlines, at main
+# d074cc7 (before levels; before #51's split, which keeps the 256 training ones)
 EARLIER_SHA256 = "6e9235f1f8ae14610883f51e7e4a5a1809f0049cfc29d9c42ade6947167f76c6"
 # (pattern of the problem text, gold from its numbers): a template's sentence, by hand
 ONE_STEP = [
@@ -68,9 +69,12 @@ def test_levels_are_deterministic_by_seed_and_differ_between_seeds():
 
 
 def test_default_level_is_the_problem_set_of_earlier_runs():
+    earlier = make_problems(288, 0, "arith", "two_step")  # the generator still makes the same 288 texts
+    assert hashlib.sha256("\n".join(r["problem"] for r in earlier).encode()).hexdigest() == EARLIER_SHA256
     train, test = TASKS["arith"]({}, {"family": "qwen2"}).datasets()
-    blob = "\n".join(r["problem"] for r in train + test).encode()
-    assert hashlib.sha256(blob).hexdigest() == EARLIER_SHA256
+    assert [r["problem"] for r in train] == [r["problem"] for r in earlier[:256]]  # training unchanged
+    # held out: the earlier 32 less arith-0265 (training arith-0152's sums, #51), then the next problem
+    assert [r["id"] for r in test] == [r["id"] for r in earlier[256:] if r["id"] != "arith-0265"] + ["arith-0288"]
     assert test[0]["problem"] == (
         "Eli has 28 apples and gets 3 more every day for 2 days. How many apples does Eli have after those days?"
     )  # arith-0256, the first held-out row of results/real_small

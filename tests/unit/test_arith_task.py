@@ -37,8 +37,8 @@ def test_shots_are_earlier_turns_and_leave_the_rows_unchanged():
     assert [r["problem"] for r in train] == [r["problem"] for r in plain_train]
     assert [r["problem"] for r in test] == [r["problem"] for r in plain_test]
     assert len(t.examples) == 3
-    problems = {r["problem"] for r in train + test}
-    assert not problems & {ex["problem"] for ex in t.examples}  # no example is a training or test problem
+    sums = {tuple(r["steps"]) for r in train + test}
+    assert not sums & {tuple(ex["steps"]) for ex in t.examples}  # no example asks a training or test problem's sums
     prompt = test[0]["prompt"]
     assert [m["role"] for m in prompt] == ["system"] + ["user", "assistant"] * 3 + ["user"]
     assert prompt[-1]["content"] == test[0]["problem"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,7 @@ from bot_repro.tasks.aime.steps import (
     RuleOptions,
     RuleStepScorer,
 )
-from bot_repro.tasks.aime.tags import extract_answer, parse_solution
+from bot_repro.tasks.aime.tags import AnswerRule, extract_answer, parse_solution
 
 STEP_SOURCES = ("judge", "prm", "rule", "none", "auto")
 
@@ -95,8 +96,11 @@ class AimeReward:
     """Scores AIME completions against their rows' gold answers (``row["answer"]``)."""
 
     def __init__(self, params: AimeRewardParams, w_g: float, window: int, scorer: Any | None,
-                 step_source: str | None = None):
+                 step_source: str | None = None, answer_rule: AnswerRule | None = None):
         self.params = params
+        # the task's answer rule (tags.py): AIME's by default, task=arith's strict_answer for source arith
+        self.answer_rule: AnswerRule = answer_rule or partial(
+            extract_answer, fallback_boxed=params.answer_fallback_boxed, timeout_s=params.check_timeout_s)
         self.step_source = step_source or params.step_source  # "auto" resolved
         self.w_g = w_g
         self.window = window
@@ -113,7 +117,7 @@ class AimeReward:
         texts = [c if isinstance(c, str) else "" for c in completions]
         limit = p.check_timeout_s  # the same bound as math-verify's check
         parsed = [parse_solution(t, timeout_s=limit) for t in texts]
-        answers = [extract_answer(sol, t, p.answer_fallback_boxed, timeout_s=limit) for sol, t in zip(parsed, texts)]
+        answers = [self.answer_rule(sol, t) for sol, t in zip(parsed, texts)]
         checks = self.checker.check([row.get("answer") for row in rows], answers)
         steps = [[s.text for s in sol.steps[: p.max_steps]] for sol in parsed]
         if self.scorer is not None and any(steps):
@@ -154,9 +158,10 @@ class AimeReward:
 
 
 @REWARD_SOURCES.register("aime")
-def make_aime_reward(reward: RewardCfg, context: dict[str, Any]) -> AimeReward:
+def make_aime_reward(reward: RewardCfg, context: dict[str, Any], answer_rule: AnswerRule | None = None) -> AimeReward:
     """``reward`` is the typed section ``build_task`` hands over (its w_g and window are typed and
-    range-checked by ``RewardCfg``); source 'aime' also needs w_g > 0 and checks ``reward.params`` here."""
+    range-checked by ``RewardCfg``); source 'aime' also needs w_g > 0 and checks ``reward.params`` here.
+    ``answer_rule``: how a parsed completion gives its answer text (None: AIME's ``extract_answer``)."""
     if reward.w_g <= 0:
         raise ConfigError(
             f"reward.w_g={reward.w_g!r} must be > 0 for source 'aime' (the format bonus enters G as "
@@ -175,4 +180,4 @@ def make_aime_reward(reward: RewardCfg, context: dict[str, Any]) -> AimeReward:
         scorer = PrmStepScorer(build_options(PrmOptions, params.prm, "reward.params.prm"))
     elif source == "rule":
         scorer = RuleStepScorer(build_options(RuleOptions, params.rule, "reward.params.rule"))
-    return AimeReward(params, float(reward.w_g), reward.window, scorer, source)
+    return AimeReward(params, float(reward.w_g), reward.window, scorer, source, answer_rule)

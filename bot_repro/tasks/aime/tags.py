@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PERFECT, LOOSE, MALFORMED = "perfect", "loose", "malformed"
@@ -46,6 +47,7 @@ EXTRACT_TIMEOUT_S = 10.0
 TAG = re.compile(r"<(/?)(step|final)\s*+(\d*+)\s*+>")
 _BOX_OR_BRACE = re.compile(r"\\(?:boxed|fbox)\s*+\{|[{}]")
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+STRICT_NUMBER = re.compile(r"[+-]?[0-9]++")  # strict_answer's number: ASCII digits only (\d would take "١٥")
 
 
 @dataclass
@@ -64,10 +66,16 @@ class ParsedSolution:
     problems: list[str] = field(default_factory=list)  # why the format is not perfect
     body_start: int = 0  # where the text after the thinking region starts
     timed_out: bool = False  # parsing stopped at its deadline: no answer is read from the text
+    n_finals: int = 0  # final blocks found
+    final_closed: bool = False  # the first final block ends at its own closing tag ``</final>``
 
     def bonus(self, perfect: float = 0.2, malformed: float = -1.0) -> float:
         """b_format: ``perfect`` for PERFECT, ``malformed`` for MALFORMED, 0 otherwise."""
         return {PERFECT: perfect, MALFORMED: malformed}.get(self.status, 0.0)
+
+
+# a task's answer rule: the answer text a parsed completion (and its text) gives, or None
+AnswerRule = Callable[[ParsedSolution, str], "str | None"]
 
 
 @dataclass
@@ -93,13 +101,14 @@ class _Parser:
         self.text = text
         self.steps: list[Step] = []
         self.finals: list[str] = []
+        self.final_closed: list[bool] = []  # per final block: ended by ``</final>`` (not by another tag or the end)
         self.problems: list[str] = []
         self.outside_text = False
         self.open: _Open | None = None
         self.expected_step = 1
         self.cursor = body_start  # end of the last block or tag consumed outside any block
 
-    def _close(self, end: int, content_end: int) -> None:
+    def _close(self, end: int, content_end: int, own_tag: bool = False) -> None:
         block = self.open
         assert block is not None
         content = self.text[block.content_start : content_end].strip()
@@ -107,6 +116,7 @@ class _Parser:
             self.steps.append(Step(block.number, block.start, end, content))
         else:
             self.finals.append(content)
+            self.final_closed.append(own_tag)
         self.open = None
         self.cursor = end
 
@@ -149,7 +159,7 @@ class _Parser:
                     f"<{self.open.kind}{'' if self.open.number is None else ' ' + str(self.open.number)}>"
                 )
                 self.problems.append(f"{m.group(0)} does not close {opened}")
-            self._close(m.end(), m.start())
+            self._close(m.end(), m.start(), own_tag=self.open.kind == kind == "final" and not digits)
             return
         if self.open is not None:
             self.problems.append(f"{m.group(0)} opened inside <{self.open.kind}> (nested or unclosed)")
@@ -204,7 +214,8 @@ def parse_solution(text: str, timeout_s: float | None = EXTRACT_TIMEOUT_S) -> Pa
             parser.problems.append("empty <final>")
     else:
         status = PERFECT
-    return ParsedSolution(parser.steps, final, status, parser.problems, body_start)
+    return ParsedSolution(parser.steps, final, status, parser.problems, body_start,
+                          n_finals=len(parser.finals), final_closed=bool(parser.final_closed and parser.final_closed[0]))
 
 
 def last_boxed(text: str, deadline: float = float("inf")) -> str | None:
@@ -232,7 +243,13 @@ def last_boxed(text: str, deadline: float = float("inf")) -> str | None:
 def extract_answer(
     parsed: ParsedSolution, text: str, fallback_boxed: bool = True, timeout_s: float | None = EXTRACT_TIMEOUT_S
 ) -> str | None:
-    """The answer text to check: the final block's content, else (if allowed) the last boxed answer.
+    """task=aime's answer rule, the paper's: the answer text to check is the first final block's
+    content (closed or not), else (if allowed) the last boxed answer; ``AnswerChecker`` then reads
+    its value leniently (``answer.py``: "$204$", "\\boxed{70}", "x = 49", "1,000" and, through
+    math-verify, "21 - 6 = 15" are read as one integer; two numbers are a hedge, wrong). AIME keeps
+    it: models of the paper's size write LaTeX answers that a number-alone rule would score wrong
+    though right, and Eq. 8 pays the tags apart (b_format -1 for an unclosed or mismatched final).
+    task=arith's rule is ``strict_answer``.
 
     The fallback reads only the body after any thinking region, so a draft inside ``<think>``
     never counts as the answer; it gives up (None) after ``timeout_s`` seconds. A parse that timed
@@ -243,3 +260,23 @@ def extract_answer(
     if fallback_boxed and not parsed.timed_out:
         return last_boxed(text[parsed.body_start :], _deadline(timeout_s))
     return None
+
+
+def strict_answer(parsed: ParsedSolution, text: str = "") -> str | None:
+    """task=arith's answer rule [ours, #51]: a right answer is a number alone in a closed final block.
+
+    The answer is the content of the completion's one ``<final>`` block (after any thinking region)
+    when that block ends at its own ``</final>`` tag and its content, whitespace stripped, is an
+    integer in ASCII digits with an optional sign (``[+-]?[0-9]+``: "15", "-3", "+15", "015");
+    otherwise there is none and the sample is wrong. Not answers: an equation or expression
+    ("21 - 6 = 15"), a final block closed by another tag or by nothing ("<final> 9 </output>",
+    "<final> 24 </outfits>"), a second final block, "15." (a period), "15.0", "1,000", "15 apples",
+    "\\boxed{15}", "$15$", "**15**", digits of other scripts ("١٥", "１５"), and any ``\\boxed{}``
+    outside the block (no fallback). The arith reward's ``correct`` (and so G) and its held-out
+    evaluation both read the answer with this function; ``AnswerChecker`` then compares the integer
+    with the gold one (never through math-verify; outside 0-999 is wrong). ``text`` is unused: the
+    signature is ``extract_answer``'s. One regular expression over the parsed content: linear time.
+    """
+    if parsed.timed_out or parsed.n_finals != 1 or not parsed.final_closed or parsed.final is None:
+        return None
+    return parsed.final if STRICT_NUMBER.fullmatch(parsed.final) else None

@@ -31,7 +31,7 @@ from bot_repro.tasks.aime.data import (
     split_rows,
 )
 from bot_repro.tasks.aime.prompts import family_of, system_prompt
-from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, extract_answer, parse_solution
+from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, ParsedSolution, extract_answer, parse_solution
 from bot_repro.tasks.base import TASKS, Task
 from bot_repro.tasks.passk import mean_pass_at_k
 
@@ -124,6 +124,10 @@ class AimeTask(Task):
             self._cache = ([self._row(r) for r in train], [self._row(r) for r in test])
         return self._cache
 
+    def read_answer(self, parsed: ParsedSolution, text: str) -> str | None:
+        """The answer text of a completion, by AIME's rule (``tags.extract_answer``; the reward's too)."""
+        return extract_answer(parsed, text, self.params.answer_fallback_boxed, timeout_s=self.params.check_timeout_s)
+
     def evaluate_detailed(
         self, completions: list[list[str]], rows: list[dict[str, Any]]
     ) -> tuple[dict[str, float], list[dict[str, Any]]]:
@@ -149,8 +153,7 @@ class AimeTask(Task):
                 parsed = parse_solution(text, timeout_s=self.params.check_timeout_s)
                 parsed_all.append(parsed)
                 golds.append(row["answer"])
-                preds.append(extract_answer(parsed, text, self.params.answer_fallback_boxed,
-                                            timeout_s=self.params.check_timeout_s))
+                preds.append(self.read_answer(parsed, text))
                 where.append((r, s, text))
         checks = shared_checker(self.params.check_workers, self.params.check_timeout_s).check(golds, preds)
         flags: list[list[bool]] = [[] for _ in rows]

@@ -1,9 +1,9 @@
 """The arith task and its reward source ``arith`` (AIME's prompts, parser, checker and Eq. 8).
 
-``ArithTask`` is an ``AimeTask`` whose rows come from ``data.make_problems`` (at ``level``
+``ArithTask`` is an ``AimeTask`` whose rows come from ``data.split_problems`` (at ``level``
 one_step or two_step) instead of a file; its evaluation adds step metrics. ``shots`` worked
-examples (further generated problems of the same level, never a training or test one, with their
-reference solutions in the step format, so a one_step prompt shows one-step solutions; the
+examples (further generated problems of the same level, never a training or held-out problem's
+arithmetic, with their reference solutions in the step format, so a one_step prompt shows one-step solutions; the
 system prompt is the same at both levels) go before each problem as earlier user / assistant turns of the chat: SmolLM2-135M ignores the format when it is only
 described, and copies it from an earlier assistant turn (results/real_small/README.md). ``ArithReward`` is AIME's reward (default step scorer: the
 arithmetic rule) plus components for the curves of ``experiment=real_small``: ``format_ok``,
@@ -11,7 +11,9 @@ arithmetic rule) plus components for the curves of ``experiment=real_small``: ``
 (those whose claims all hold) and ``steps_grounded`` (true, and every operand is the problem's or
 an earlier grounded result: ``aime.grounding``); the pooled step accuracy of a batch is
 ``steps_true`` over ``steps_checked``, the grounded one ``steps_grounded`` over ``steps_checked``.
-The three counts come from the rule's step classes whatever the step source.
+The three counts come from the rule's step classes whatever the step source. The reward's ``correct``
+and the evaluation's pass@k read the answer by one rule, ``tags.strict_answer`` (#51): a number
+alone in a closed ``<final>`` block, where AIME reads the paper's lenient way.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from bot_repro.config_schema import ConfigError, build_options
 from bot_repro.rewards.base import REWARD_SOURCES, RewardCfg, RewardResult
 from bot_repro.tasks.aime.reward import make_aime_reward
 from bot_repro.tasks.aime.steps import STATUSES, step_statuses
-from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, parse_solution
+from bot_repro.tasks.aime.tags import MALFORMED, PERFECT, ParsedSolution, parse_solution, strict_answer
 from bot_repro.tasks.aime.task import AimeTask, AimeTaskParams
-from bot_repro.tasks.arith.data import LEVELS, make_problems
+from bot_repro.tasks.arith.data import LEVELS, split_problems
 from bot_repro.tasks.base import TASKS
 
 
@@ -61,13 +63,15 @@ class ArithTask(AimeTask):
         self.examples: list[dict[str, Any]] = []  # the worked examples, set with the rows
 
     def datasets(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The first ``n_train`` generated problems, then ``n_test`` held-out ones and the ``shots``
+        examples, none sharing arithmetic with a training problem or each other (``data.split_problems``)."""
         if self._cache is None:
             p = self.arith
-            # the examples are drawn after the train and test rows, so adding shots leaves those unchanged
-            rows = make_problems(p.n_train + p.n_test + p.shots, p.seed, "arith", p.level)
-            self.examples = rows[p.n_train + p.n_test:]
-            split = p.n_train + p.n_test
-            self._cache = ([self._row(r) for r in rows[: p.n_train]], [self._row(r) for r in rows[p.n_train:split]])
+            try:
+                train, test, self.examples = split_problems(p.n_train, p.n_test, p.shots, p.seed, p.level)
+            except ValueError as exc:
+                raise ConfigError(f"task.params (arith): {exc}") from None
+            self._cache = ([self._row(r) for r in train], [self._row(r) for r in test])
         return self._cache
 
     def _row(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +80,10 @@ class ArithTask(AimeTask):
         for ex in self.examples:
             turns += [{"role": "user", "content": ex["problem"]}, {"role": "assistant", "content": solution_text(ex)}]
         return {**row, "prompt": row["prompt"][:1] + turns + row["prompt"][1:]}  # after the system turn
+
+    def read_answer(self, parsed: ParsedSolution, text: str) -> str | None:
+        """The answer by arith's strict rule, the reward's too: a number alone in a closed final block."""
+        return strict_answer(parsed, text)
 
     def prompt_messages(self, row: dict[str, Any]) -> list[dict[str, str]]:
         """The chat messages of a run's prompt for the generated ``row``: system prompt, the worked
@@ -132,8 +140,13 @@ class ArithReward:
 
 @REWARD_SOURCES.register("arith")
 def make_arith_reward(reward: RewardCfg, context: dict[str, Any]) -> ArithReward:
-    """``reward`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``."""
-    return ArithReward(make_aime_reward(replace(reward, params={"step_source": "rule", **reward.params}), context))
+    """``reward`` as for ``aime`` (its params); ``params.step_source`` defaults to ``rule``; the answer
+    is read by the strict rule (``tags.strict_answer``), so ``answer_fallback_boxed`` does not apply."""
+    if "answer_fallback_boxed" in reward.params:
+        raise ConfigError("reward.params.answer_fallback_boxed does not apply to source 'arith': its answer is "
+                          "a number alone in a closed <final> block (tags.strict_answer), with no \\boxed{} fallback")
+    params = {"step_source": "rule", **reward.params}
+    return ArithReward(make_aime_reward(replace(reward, params=params), context, answer_rule=strict_answer))
 
 
 @TASKS.register("arith")

@@ -5,9 +5,9 @@ problem: ``task.params.shots=0``) writes the step format.
 The data: problems of the adapter's level from ``data.make_problems`` at their own seed
 (``SftSpec.data_seed``), with every problem whose arithmetic (its reference steps: the same numbers
 under any name) is that of one of the first ``STUDY_PREFIX`` problems of a study seed (``STUDY_SEEDS``)
-at either level dropped, so no training, held-out or worked-example problem of a study run
-(``n_train + n_test + shots`` rows from the front of the seed-0 sequence) is in it, nor its numbers
-under another name. Each example is the run's own prompt (the task's system prompt and the problem,
+at either level dropped, so no training, held-out or worked-example problem of a study run (all of
+them among the front rows of the seed-0 sequence: ``data.split_problems``; at n_train 256, n_test up
+to 128 and shots up to 4 the last one used is row 431) is in it, nor its numbers under another name. Each example is the run's own prompt (the task's system prompt and the problem,
 rendered by the tokenizer's template as training renders it) and the reference solution
 (``solution_text``) plus the end-of-sequence token; the loss is on the solution's tokens only.
 
@@ -32,12 +32,12 @@ from typing import Any
 import torch
 
 from bot_repro.models.lora import adapter_hash
-from bot_repro.tasks.arith.data import LEVELS, make_problems
+from bot_repro.tasks.arith.data import LEVELS, arithmetic_key, make_problems
 from bot_repro.tasks.arith.task import solution_text
 from bot_repro.tasks.mini.warm_start import deterministic_torch
 
 STUDY_SEEDS = (0,)  # task.params.seed of every arith experiment (conf/task/arith.yaml's default)
-STUDY_PREFIX = 1024  # rows from the front of a study seed's sequence: n_train 256 + n_test 32 + shots, with room
+STUDY_PREFIX = 1024  # rows from the front of a study seed's sequence: every row of n_train 256, n_test <= 128, shots <= 4
 
 
 @dataclass(frozen=True)
@@ -70,14 +70,9 @@ SPECS = {
 }
 
 
-def arithmetic_key(row: dict[str, Any]) -> tuple[str, ...]:
-    """What a problem asks, names and items aside: its reference steps (template and numbers)."""
-    return tuple(row["steps"])
-
-
 def study_keys(seeds: tuple[int, ...] = STUDY_SEEDS, prefix: int = STUDY_PREFIX) -> set[tuple[str, ...]]:
     """The arithmetic of every problem a study run can see: the first ``prefix`` rows of each study
-    seed at each level (a run's train, held-out and worked-example rows are a prefix of that sequence)."""
+    seed at each level (a run's train, held-out and worked-example rows are among them)."""
     return {arithmetic_key(r) for seed in seeds for level in LEVELS for r in make_problems(prefix, seed, "study", level)}
 
 
