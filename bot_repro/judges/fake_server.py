@@ -146,15 +146,15 @@ class FakeJudgeServer:
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
         self.requests.append(neutral)
-        if self.hang_after is not None and len(self.requests) > self.hang_after:
-            self.hung, self.hang_after = True, None  # set here, as the request comes: no race with the client
-        self._resume_if_due()
         action = self.script.popleft() if self.script else Action("reply", text="", delay_s=self.latency_s)
         if self.storm_status is not None:
             action = error(self.storm_status)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if self.hang_after is not None and len(self.requests) > self.hang_after:
+                self.hung, self.hang_after = True, None  # set here, as the request comes: no race with the client
+            self._resume_if_due()
             while self.hung or self.busy:  # the request waits, as on a stopped process, and is answered once it resumes
                 await asyncio.sleep(0.01)
             if action.delay_s:

@@ -48,15 +48,17 @@ def server():
         yield s
 
 
-# short enough for a fast test, long enough that an instant reply or GET /models on a loaded machine
-# never times out (a hang opens the breaker in about 1 s: 0.5 s quiet, then 0.5 s with no GET /models)
+# Timeouts short enough for a fast test, long enough that an instant reply or GET /models on a loaded
+# machine never times out (a hang opens the breaker in about 1 s: 0.5 s quiet, then 0.5 s with no GET
+# /models). The step deadline counts from the step's start, generation included, which a loaded
+# machine can stretch past seconds: a short one would cut the judge calls before they are sent.
 MAX_WAIT_S = 120
 
 
 def overrides(server, policy: str, steps: int = 2) -> list[str]:
     judge = {"backend": "openai", "base_url": server.base_url, "model": "fake-judge", "timeout_s": 1.0,
              "max_retries": 1, "backoff_base_s": 0.01, "breaker_failures": 2, "breaker_probe_s": 0.5,
-             "step_deadline_s": 5, "on_outage": policy, "outage_max_wait_s": MAX_WAIT_S}
+             "step_deadline_s": 120, "on_outage": policy, "outage_max_wait_s": MAX_WAIT_S}
     return [*SMALL, "reward=mini_penalty", "reward.source=test_judged", "algorithm=grpo",
             f"trainer.max_steps={steps}", "trainer.prompts_per_step=4", "trainer.eval.every=0",
             *(f"++judge.{k}={v}" for k, v in judge.items())]

@@ -22,9 +22,10 @@ from tests.judge_server import http_cfg, probes, running_server
 
 STEPS = [StepJudgeInput(f"problem {i}", [f"solution {i} step {s}" for s in range(3)]) for i in range(4)]
 CODE = [CodeJudgeInput(f"make card {i}", f"const A{i} = () => <div/>;") for i in range(8)]
-# tiny budgets: an attempt times out after 0.2 s, a call has 3 attempts, the breaker opens after 3
+# tiny budgets: an attempt times out after 0.2 s, a call has 3 attempts, the breaker opens after 3; the
+# step deadline is no test's subject but one's, so it is long (a loaded machine never reaches it)
 FAST = {"timeout_s": 0.2, "max_retries": 2, "backoff_base_s": 0.01, "backoff_max_s": 0.02, "cache": False,
-        "breaker_failures": 3, "breaker_probe_s": 0.3, "step_deadline_s": 2.0}
+        "breaker_failures": 3, "breaker_probe_s": 0.3, "step_deadline_s": 60.0}
 
 
 def client_for(server, tmp_path, **overrides) -> JudgeClient:
@@ -67,7 +68,7 @@ def test_a_hung_server_costs_one_timeout_then_calls_fail_at_once(tmp_path):
     Counted, not timed: without the breaker the 4 solutions' first steps send 4 x 3 attempts, each
     waiting its timeout; with it, the 4 first attempts time out together and at most the retries of
     the 2 failures before the 3rd go out. The probe interval is long, so no probe goes out here."""
-    with running_server() as server, client_for(server, tmp_path, breaker_probe_s=60.0, step_deadline_s=60.0) as judge:
+    with running_server() as server, client_for(server, tmp_path, breaker_probe_s=60.0) as judge:
         server.hung = True
         labels = judge.step_judge(STEPS, strategy="error_propagation")
         metrics = judge.pop_metrics()
@@ -85,7 +86,7 @@ def test_a_stopped_server_is_found_before_the_attempts_time_out(tmp_path):
     """With timeout_s far beyond the breaker's interval (the shipped 300 s vs 30 s), calls that wait an
     interval with no reply make the client ask GET /models; no answer there either opens the breaker
     and the calls in flight fail at once, instead of after their timeout."""
-    with running_server() as server, client_for(server, tmp_path, timeout_s=30.0, step_deadline_s=60.0) as judge:
+    with running_server() as server, client_for(server, tmp_path, timeout_s=30.0) as judge:
         server.hung = True
         verdicts, took = timed(lambda: judge.code_judge(CODE))
         metrics = judge.pop_metrics()
@@ -101,7 +102,7 @@ def test_a_busy_server_that_answers_get_models_is_left_alone(tmp_path):
     """Replies slower than the breaker's interval, but the server answers GET /models: no trip. The
     replies are held until the client has asked GET /models and had its answer (an event, not a
     latency); the interval is 1 s so that the answer has time to come on a loaded machine."""
-    opts = {"timeout_s": 30.0, "step_deadline_s": 60.0, "breaker_probe_s": 1.0}
+    opts = {"timeout_s": 30.0, "breaker_probe_s": 1.0}
     with running_server() as server, client_for(server, tmp_path, **opts) as judge:
         server.busy = True
         server.resume_when = lambda s: s.models_answered >= 1
@@ -113,8 +114,9 @@ def test_a_busy_server_that_answers_get_models_is_left_alone(tmp_path):
 def test_recovery_after_a_stop_like_hang(tmp_path):
     """SIGSTOP, then SIGCONT as the second probe arrives: waiting probes every breaker_probe_s, a probe
     that gets no answer leaves the breaker open, and the first reply closes it. The 60 s maximum is
-    only the bound that fails the test if no probe ever ends the hang."""
-    with running_server() as server, client_for(server, tmp_path, step_deadline_s=30.0) as judge:
+    only the bound that fails the test if no probe ever ends the hang; the 1 s timeout leaves the replies
+    after it room on a loaded machine."""
+    with running_server() as server, client_for(server, tmp_path, timeout_s=1.0) as judge:
         server.hung = True
         judge.code_judge(CODE[:4])
         assert judge.outage()
@@ -129,7 +131,7 @@ def test_recovery_after_a_stop_like_hang(tmp_path):
 
 
 def test_wait_for_recovery_gives_up_at_its_maximum(tmp_path):
-    with running_server() as server, client_for(server, tmp_path, step_deadline_s=30.0) as judge:
+    with running_server() as server, client_for(server, tmp_path) as judge:
         server.hung = True
         judge.code_judge(CODE[:4])
         assert judge.outage()
@@ -141,8 +143,10 @@ def test_wait_for_recovery_gives_up_at_its_maximum(tmp_path):
 
 
 def test_a_503_storm_opens_the_breaker_and_its_end_closes_it(tmp_path):
-    # a 1 s probe interval: the retries (10-20 ms of backoff) come long before a probe may go out
-    with running_server() as server, client_for(server, tmp_path, max_concurrency=1, breaker_probe_s=1.0) as judge:
+    # a 1 s probe interval: the retries (10-20 ms of backoff) come long before a probe may go out; a 2 s
+    # timeout: an instant reply on a loaded machine never times out
+    opts = {"max_concurrency": 1, "breaker_probe_s": 1.0, "timeout_s": 2.0}
+    with running_server() as server, client_for(server, tmp_path, **opts) as judge:
         server.storm_status = 503
         verdicts = judge.code_judge(CODE)
         metrics = judge.pop_metrics()
@@ -158,7 +162,7 @@ def test_a_503_storm_opens_the_breaker_and_its_end_closes_it(tmp_path):
 
 def test_a_429_is_an_answer_and_keeps_the_breaker_closed(tmp_path):
     # long timeouts: an instant 429 must not time out on a loaded machine (a timeout counts toward opening)
-    opts = {"max_concurrency": 1, "max_retries": 0, "timeout_s": 10.0, "step_deadline_s": 60.0}
+    opts = {"max_concurrency": 1, "max_retries": 0, "timeout_s": 10.0}
     with running_server() as server, client_for(server, tmp_path, **opts) as judge:
         server.storm_status = 429
         judge.code_judge(CODE)
@@ -169,7 +173,7 @@ def test_a_10x_slower_server_only_costs_time(tmp_path):
     """Slower replies within timeout_s: no breaker, no failure, no exclusion; just a longer step. The
     timeouts and the breaker's interval are far above 0.1 s, so that a loaded machine does not trip
     them; that the step takes longer is a speed claim (bench), here only its lower bound is checked."""
-    opts = {"timeout_s": 10.0, "breaker_probe_s": 5.0, "step_deadline_s": 60.0}
+    opts = {"timeout_s": 10.0, "breaker_probe_s": 5.0}
     with running_server(latency_s=0.01) as server, client_for(server, tmp_path, **opts) as judge:
         judge.step_judge(STEPS, strategy="error_propagation")
         server.latency_s = 0.1
