@@ -318,12 +318,14 @@ ADVERSARIAL = {
 
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_adversarial_200kb_completion_is_scored_wrong_within_2s(checker, name):
-    """The whole answer path in the caller's process: parse, extract, check (pool already warm)."""
+    """The whole answer path in the caller's process: parse, extract, check (each of these answers is
+    too long or a hedge: refused before the pool). CPU time, not the wall clock: a loaded machine
+    stretches the wall clock, not the work this bounds."""
     text = ADVERSARIAL[name]
     assert len(text) >= 190_000
-    start = time.monotonic()
+    start = time.process_time()
     parsed = parse_solution(text)
     result = checker.check(["49"], [extract_answer(parsed, text)])[0]
-    elapsed = time.monotonic() - start
+    elapsed = time.process_time() - start
     assert not result.correct, result
     assert elapsed < 2.0, elapsed
