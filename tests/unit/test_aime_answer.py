@@ -12,21 +12,9 @@ import pytest
 
 from bot_repro.tasks.aime.answer import AnswerChecker, normalise_integer, stated_numbers
 from bot_repro.tasks.aime.tags import extract_answer, parse_solution
+from tests.pool_checks import hanging_check
 
 SHARED_AIME = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "aime"
-
-
-def hanging_check(gold: int, pred: str, timeout_s: int) -> tuple[bool, str | None]:
-    """Injected checker: "hang" never returns, "crash" kills its worker, "v<N>" means N, "slow-v<N>" too."""
-    if pred == "hang":
-        while True:
-            time.sleep(1)
-    if pred == "crash":
-        os._exit(3)
-    if pred.startswith("slow-"):  # still running when a neighbour crashes the pool
-        time.sleep(0.5)
-        pred = pred[len("slow-"):]
-    return pred == f"v{gold}", None if pred == f"v{gold}" else "no"
 
 
 @pytest.fixture(scope="module")

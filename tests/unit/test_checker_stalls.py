@@ -19,24 +19,12 @@ from bot_repro.tasks.aime.answer import AnswerChecker, CheckResult
 from bot_repro.tasks.aime.reward import make_aime_reward
 from bot_repro.tasks.react.checker import CheckOutcome
 from bot_repro.tasks.react.reward import ReactReward
+from tests.pool_checks import stopping_check
 
 TIMEOUT_S = 2.0
 # A rebuild spawns workers that import math-verify: a few seconds on a quiet core, more on a shared
 # machine; the bound allows for that generously (the measured values: results/bench/stalls.json).
 REBUILD_MARGIN_S = 30.0
-
-
-def stopping_check(gold: int, pred: str, timeout_s: int) -> tuple[bool, str | None]:
-    """Injected checker: "stop" stops its own worker (as SIGSTOP from outside would), "slow-v<N>"
-    takes 0.5 s (first leaving a file named after its worker's pid in $STALL_TEST_MARKS), "v<N>" means N."""
-    if pred == "stop":
-        os.kill(os.getpid(), signal.SIGSTOP)
-    if pred.startswith("slow-"):
-        if os.environ.get("STALL_TEST_MARKS"):
-            Path(os.environ["STALL_TEST_MARKS"], str(os.getpid())).touch()
-        time.sleep(0.5)
-        pred = pred[len("slow-"):]
-    return pred == f"v{gold}", None if pred == f"v{gold}" else "no"
 
 
 def pool_pids(checker: AnswerChecker) -> list[int]:
