@@ -13,7 +13,7 @@ PIP_PROGRESS := | bash scripts/pip_progress.sh
 # a bare `make` prints the targets instead of installing
 .DEFAULT_GOAL := help
 
-.PHONY: help install install-python install-react test test-fast lint bench demo study warm-start figures clean-runs
+.PHONY: help install install-python install-react test test-repeat test-fast lint bench demo study warm-start figures clean-runs
 
 # `## text` on the line above a rule is its line in `make help` (`%` in a pattern rule is shown as N).
 ## list the targets, one line each (the default goal)
@@ -81,6 +81,16 @@ PYTEST_FLAGS := -q -o console_output_style=count
 ## install what is missing (vLLM's CPU build included), then run the whole suite (~22 min on 2 cores)
 test: install install-vllm
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
+
+# The guard against tests that pass or fail by the machine's timing (#54): e.g.
+# `make test-repeat N=20 K=test_wait_rides_out TESTS=tests/integration/test_judge_outage_train.py BUSY=1`.
+N ?= 10
+K ?=
+TESTS ?= tests
+BUSY ?= 0
+## run the tests K selects (a pytest -k expression; TESTS=paths) N times, BUSY CPU-bound processes beside; print the failure count, fail if any run failed
+test-repeat: install-python
+	bash scripts/test_repeat.sh $(PY) '$(N)' '$(K)' '$(TESTS)' '$(BUSY)'
 
 ## unit and config tests only, no slow ones (~2 min)
 test-fast: install-python

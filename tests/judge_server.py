@@ -1,7 +1,8 @@
 """Test helpers for the judges: the loopback HTTP server, client configs, and an in-process backend.
 
 The HTTP server is ``bot_repro.judges.fake_server.FakeJudgeServer`` (reusable by smoke runs);
-here it is started on 127.0.0.1 with a free port in a background thread. ``ScriptedBackend``
+here it is started on 127.0.0.1 with a free port in a background thread; ``probes`` counts the
+client's recovery probes it got, the event outage tests end a hang on. ``ScriptedBackend``
 skips HTTP for tests of the role logic (strategies, ABBA order), where the wire is irrelevant.
 """
 
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bot_repro.judges.backends.base import Reply
-from bot_repro.judges.client import JudgeClient
-from bot_repro.judges.fake_server import FakeJudgeServer, Responder
+from bot_repro.judges.client import PING, JudgeClient
+from bot_repro.judges.fake_server import FakeJudgeServer, Responder, last_user_text
 from bot_repro.judges.options import parse_options
 
 
@@ -27,6 +28,13 @@ def running_server(responder: Responder | None = None, latency_s: float = 0.0) -
         yield server
     finally:
         server.stop_thread()
+
+
+def probes(server: FakeJudgeServer) -> int:
+    """How many requests the server got were the client's recovery probe (``JudgeClient``'s ``PING``),
+    sent only while its breaker is open and it waits for the judge: a test releases a hang on it."""
+    ping = last_user_text({"messages": PING})
+    return sum(last_user_text(r) == ping for r in server.requests)
 
 
 def http_cfg(server: FakeJudgeServer, tmp_path: Path, **overrides: Any) -> dict[str, Any]:

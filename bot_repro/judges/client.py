@@ -169,11 +169,17 @@ class JudgeClient:
             raise
 
     async def _gather(self, coros: list[Coroutine[Any, Any, T]], cut: Callable[[], T]) -> list[T]:
-        """The coroutines' results; those unfinished at the step deadline are cancelled and give ``cut()``."""
-        tasks = [asyncio.ensure_future(c) for c in coros]
-        if not tasks:
+        """The coroutines' results; those unfinished at the step deadline are cancelled and give ``cut()``.
+        Past the deadline none is started: a started call can send its request before it is cancelled."""
+        if not coros:
             return []
         deadline = self._deadline if self._deadline is not None else time.monotonic() + self.opts.step_deadline_s
+        if time.monotonic() >= deadline:
+            for c in coros:
+                c.close()
+            self._cut(len(coros), len(coros))
+            return [cut() for _ in coros]
+        tasks = [asyncio.ensure_future(c) for c in coros]
         try:
             _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
         except asyncio.CancelledError:  # the caller gave up (Ctrl-C in a notebook): so do the calls
@@ -184,11 +190,13 @@ class JudgeClient:
             task.cancel()
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
-            self.metrics.add(deadline_cut=len(pending))
-            log.warning("judge step deadline (judge.step_deadline_s=%gs) passed with %d of %d items unanswered by "
-                        "%s; they are excluded from training, not scored", self.opts.step_deadline_s, len(pending),
-                        len(tasks), self.where)
+            self._cut(len(pending), len(tasks))
         return [cut() if task in pending else task.result() for task in tasks]
+
+    def _cut(self, n: int, of: int) -> None:
+        self.metrics.add(deadline_cut=n)
+        log.warning("judge step deadline (judge.step_deadline_s=%gs) passed with %d of %d items unanswered by %s; "
+                    "they are excluded from training, not scored", self.opts.step_deadline_s, n, of, self.where)
 
     def begin_step(self) -> None:
         """Start one training step's judge budget (``judge.step_deadline_s``, shared by its batch calls)."""

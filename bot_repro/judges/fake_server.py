@@ -7,8 +7,12 @@ The default responder is a deterministic stand-in, not a judge: it recognises th
 a prompt asks for (VERDICT, WINNER, LINE_ANALYSIS, SCORE) and answers well-formed values derived
 from a hash of the request. Requests are recorded in a backend-neutral form for assertions.
 Outage modes, set from any thread: ``hung`` (connections are accepted, nothing is answered until it
-is cleared: a server stopped with SIGSTOP), ``storm_status`` (every request answers that status,
-e.g. 503) and ``latency_s`` (a slow server).
+is cleared: a server stopped with SIGSTOP), ``busy`` (chat requests wait, ``GET /models`` answers: up
+but slow), ``storm_status`` (every request answers that status, e.g. 503) and ``latency_s`` (a slow
+server). Tests steer them by events, not by the clock: ``hang_after`` makes the server hang itself as
+the request after that many comes, and ``resume_when(server)`` ends a hang (or busy spell) as soon as
+it holds, checked at each request and each answered ``GET /models`` (e.g. once the client's recovery
+probe arrives: the client has done what the test is about).
 
 Run standalone: ``python -m bot_repro.judges.fake_server --port 8123 --latency 0.05``.
 """
@@ -63,6 +67,10 @@ class FakeJudgeServer:
         self.in_flight = 0  # requests being answered now; max_in_flight checks the client's bound
         self.max_in_flight = 0
         self.hung = False
+        self.busy = False
+        self.hang_after: int | None = None  # hang as the request after this many comes (then None)
+        self.resume_when: Callable[[FakeJudgeServer], bool] | None = None  # ends hung/busy once true (then None)
+        self.models_answered = 0  # GET /models answered: the client's liveness checks
         self.storm_status: int | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -123,9 +131,17 @@ class FakeJudgeServer:
 
     # -- handlers ----------------------------------------------------------------------------
 
+    def _resume_if_due(self) -> None:
+        """End a hang or busy spell once ``resume_when`` holds (on the server's loop, between requests)."""
+        if (self.hung or self.busy) and self.resume_when is not None and self.resume_when(self):
+            self.hung = self.busy = False
+            self.resume_when = None
+
     async def _models(self, request: web.Request) -> web.StreamResponse:
         while self.hung:
             await asyncio.sleep(0.01)
+        self.models_answered += 1
+        self._resume_if_due()
         return web.json_response({"object": "list", "data": [{"id": "fake-judge", "object": "model"}]})
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
@@ -136,7 +152,10 @@ class FakeJudgeServer:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            while self.hung:  # the request waits, as on a stopped process, and is answered once it resumes
+            if self.hang_after is not None and len(self.requests) > self.hang_after:
+                self.hung, self.hang_after = True, None  # set here, as the request comes: no race with the client
+            self._resume_if_due()
+            while self.hung or self.busy:  # the request waits, as on a stopped process, and is answered once it resumes
                 await asyncio.sleep(0.01)
             if action.delay_s:
                 await asyncio.sleep(action.delay_s)

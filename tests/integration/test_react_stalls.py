@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot_repro.tasks import stalls
+from bot_repro.tasks.react import workers
 from bot_repro.tasks.react.workers import CheckPool, toolchain_missing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -30,9 +31,10 @@ pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"React toolchain un
 def stop(pid: int) -> None:
     """SIGSTOP ``pid`` and wait until it has stopped (the signal is handled when it is next scheduled)."""
     os.kill(pid, signal.SIGSTOP)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while stalls.state(pid) != "T" and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert stalls.state(pid) == "T", f"process {pid} did not stop within 30 s of SIGSTOP"
 
 
 def bounded_check(pool: CheckPool, codes: list[str], limit_s: float, **kw) -> list[dict]:
@@ -62,14 +64,24 @@ def test_a_worker_stopped_before_a_long_batch_costs_one_deadline_and_a_restart()
         assert verdicts(bounded_check(pool, LONG, RESTART_MARGIN_S)) == expected and pool.restarts == 1
 
 
-def test_a_worker_stopped_mid_batch_leaves_the_other_samples_and_the_next_batch_alone():
+def test_a_worker_stopped_mid_batch_leaves_the_other_samples_and_the_next_batch_alone(monkeypatch):
     timeout_s = 3.0
     with CheckPool(n_workers=2, timeout_s=timeout_s, eslint=False) as pool:
         expected = verdicts(pool.check(SHORT))
         victim = pool.pids[0]
-        # every sample waits 0.5 s in its worker first, so the victim is stopped in the middle of one
-        threading.Timer(0.2, stop, (victim,)).start()
+        request = workers._Worker.request
+
+        def stop_on_request(worker, payload):
+            """Stop the victim as its chunk is sent (an event, not a timer): every sample first waits
+            0.5 s in its worker, so it is stopped with its chunk unanswered however loaded the machine."""
+            rid = request(worker, payload)
+            if worker.pid == victim and stalls.state(victim) != "T":
+                stop(victim)
+            return rid
+
+        monkeypatch.setattr(workers._Worker, "request", stop_on_request)
         out = bounded_check(pool, SHORT, timeout_s + RESTART_MARGIN_S, delays_ms=[500] * len(SHORT))
+        monkeypatch.undo()
         assert verdicts(out) == expected and pool.stalls == 1 and pool.restarts == 1
         assert stalls.state(victim) in (None, "Z"), "the stopped worker was not killed"
         out = bounded_check(pool, SHORT, RESTART_MARGIN_S)

@@ -141,15 +141,17 @@ ADVERSARIAL = {
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_adversarial_completions_parse_in_linear_time(name):
     """Each of these took seconds to minutes before (``last_boxed`` rescanned from every unclosed
-    box; ``<step\\s*\\d*\\s*>`` backtracked quadratically over whitespace); now well under 1 s."""
+    box; ``<step\\s*\\d*\\s*>`` backtracked quadratically over whitespace); now about 0.1 s of CPU.
+    CPU time, not the wall clock: a loaded machine stretches the wall clock (0.8 s measured beside the
+    other sessions), not the work this bounds."""
     import time
 
     text = ADVERSARIAL[name]
     assert len(text) >= 190_000
-    start = time.perf_counter()
+    start = time.process_time()
     parsed = parse_solution(text)
     answer = extract_answer(parsed, text)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert parsed.status == MALFORMED and answer is None and not parsed.timed_out
 
 

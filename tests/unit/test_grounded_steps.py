@@ -152,10 +152,10 @@ HOSTILE = [
 
 def test_hostile_steps_are_bounded_and_never_raise():
     for problem, steps in HOSTILE:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: a loaded machine stretches the wall clock, not the work
         statuses = step_statuses(problem, steps)
         assert len(statuses) == len(steps) and set(statuses) <= {"none", "false", "unsupported", "grounded"}
-        assert time.perf_counter() - start < 2.0, problem[:20]
+        assert time.process_time() - start < 2.0, problem[:20]
     # "i + i = 2i" for i < 500 on "Add 3 and 4.": grounded exactly when i is 3 or 4 or a result so far,
     # i.e. 3 * 2^k and 4 * 2^k (by hand: 3, 6, 12, ..., 384 and 4, 8, ..., 256)
     chain = step_statuses(*HOSTILE[3])

@@ -135,8 +135,13 @@ WRITER = """
 import sys, time
 from pathlib import Path
 from bot_repro.judges.cache import CachedReply, JudgeCache
-path, me, start = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
-time.sleep(max(0.0, start - time.time()))
+path, me, n = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+barrier = path.parent.parent  # the judges/ folder is the cache's to create
+(barrier / f"ready-{me}").touch()  # go once every writer's interpreter has started
+deadline = time.monotonic() + 120
+while len(list(barrier.glob("ready-*"))) < n:
+    assert time.monotonic() < deadline, "not every writer started within 120 s"
+    time.sleep(0.001)
 cache = JudgeCache(path)  # every writer opens (and may create) the file at the same moment
 for i in range(150):
     cache.put(f"shared-{i}", CachedReply(f"same answer {i}", i, 1))  # all ranks judge the same samples
@@ -150,14 +155,12 @@ def test_concurrent_writers_of_the_same_keys_lose_nothing(tmp_path):
     import os
     import subprocess
     import sys
-    import time
 
     from tests.conftest import REPO
 
     path, n = tmp_path / "judges" / "judge_cache.sqlite", 4
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    start = time.time() + 8  # after every interpreter has started
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(me), str(start)], env=env, stderr=subprocess.PIPE,
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(me), str(n)], env=env, stderr=subprocess.PIPE,
                               text=True) for me in range(n)]  # fmt: skip
     for p in procs:
         _, err = p.communicate(timeout=120)

@@ -140,9 +140,11 @@ def test_serve_reports_a_server_that_dies_with_its_log_tail(tmp_path):
     server = _StandIn(tmp_path, script="print('cannot load the model: no such folder'); raise SystemExit(3)")
     with pytest.raises(ServerError, match=r"exited with code 3(.|\n)*cannot load the model"):
         server.start(timeout_s=30)
-    stuck = _StandIn(tmp_path, script="import time; print('loading'); time.sleep(60)")
-    with pytest.raises(ServerError, match=r"not ready after 1 s(.|\n)*loading"):
-        stuck.start(timeout_s=1)
+    # 5 s, not 1: the log tail names 'loading' only if the child printed it by then, and a loaded
+    # machine can take a second to start a Python process
+    stuck = _StandIn(tmp_path, script="import time; print('loading', flush=True); time.sleep(60)")
+    with pytest.raises(ServerError, match=r"not ready after 5 s(.|\n)*loading"):
+        stuck.start(timeout_s=5)
     assert stuck.proc is None  # stopped on the way out
 
 

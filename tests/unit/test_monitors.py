@@ -79,9 +79,9 @@ def test_repeated_fraction_on_huge_and_identical_text_is_fast():
     assert repeated_fraction("word " * 2000) == pytest.approx(1 - 1 / 1997)  # one distinct 4-gram
     rng = np.random.default_rng(0)
     texts = [" ".join(f"w{i}" for i in rng.integers(0, 10**6, 1700)) for _ in range(64)]  # ~10k characters each
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a loaded machine stretches the wall clock, not the work
     values = [repeated_fraction(t) for t in texts]
-    assert time.perf_counter() - t0 < 2.0 and max(values) < 0.01
+    assert time.process_time() - t0 < 2.0 and max(values) < 0.01
     assert repeated_fraction("x" * 1_000_000) == 0.0  # one unit
 
 
