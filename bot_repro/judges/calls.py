@@ -132,6 +132,8 @@ class CallRunner:
                 self._failed(role, str(exc), start)
             except (TransientError, TimeoutError) as exc:
                 reason = str(exc) or f"timeout after {self.opts.timeout_s}s"
+                if self.breaker.is_open:  # it opened (or this was its probe): the server is known not to answer
+                    self._failed(role, f"circuit breaker open for {self.breaker.where}: {reason}", start)
                 if attempt >= self.opts.max_retries:
                     self._failed(role, f"gave up after {attempt + 1} attempts: {reason}", start)
                 wait = self._backoff(attempt, getattr(exc, "retry_after", None))

@@ -8,7 +8,8 @@ a prompt asks for (VERDICT, WINNER, LINE_ANALYSIS, SCORE) and answers well-forme
 from a hash of the request. Requests are recorded in a backend-neutral form for assertions.
 Outage modes, set from any thread: ``hung`` (connections are accepted, nothing is answered until it
 is cleared: a server stopped with SIGSTOP), ``storm_status`` (every request answers that status,
-e.g. 503) and ``latency_s`` (a slow server).
+e.g. 503) and ``latency_s`` (a slow server). ``fault``: a broken server (``bot_repro.judges.fake_faults``:
+a rate-limit storm, a slow drip, ...) answers every request instead, GET /models included.
 
 Run standalone: ``python -m bot_repro.judges.fake_server --port 8123 --latency 0.05``.
 """
@@ -64,6 +65,7 @@ class FakeJudgeServer:
         self.max_in_flight = 0
         self.hung = False
         self.storm_status: int | None = None
+        self.fault: Any = None  # a broken server's answers from now on (``bot_repro.judges.fake_faults.Fault``)
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -124,12 +126,16 @@ class FakeJudgeServer:
     # -- handlers ----------------------------------------------------------------------------
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
+        if self.fault is not None and len(self.requests) >= self.fault.after:
+            return await self.fault.models(request)
         while self.hung:
             await asyncio.sleep(0.01)
         return web.json_response({"object": "list", "data": [{"id": "fake-judge", "object": "model"}]})
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
         self.requests.append(neutral)
+        if self.fault is not None and len(self.requests) > self.fault.after:
+            return await self.fault.chat(request, len(self.requests), lambda text: json.dumps(shape(text, 1, 1)).encode())
         action = self.script.popleft() if self.script else Action("reply", text="", delay_s=self.latency_s)
         if self.storm_status is not None:
             action = error(self.storm_status)

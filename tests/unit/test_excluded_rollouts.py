@@ -61,9 +61,9 @@ def test_logged_rewards_leave_the_excluded_groups_out():
 
 
 def test_exclusion_metrics_count_by_reason():
-    out = exclusion_metrics(Counter({"judge_outage": 3, "worker_stalled": 1}), groups=2, skipped=False)
+    out = exclusion_metrics(Counter({"judge_outage": 3, "worker_stalled": 1}), groups=2, skipped=False, out_of=16)
     assert out == {"excluded/judge_outage": 3.0, "excluded/worker_stalled": 1.0, "excluded/rollouts": 4.0,
-                   "excluded/groups": 2.0, "judge/step_skipped": 0.0}
+                   "excluded/out_of": 16.0, "excluded/groups": 2.0, "judge/step_skipped": 0.0}
 
 
 def test_verl_drops_the_group_of_a_masked_excluded_row():
