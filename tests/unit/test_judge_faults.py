@@ -301,3 +301,62 @@ def test_the_new_options_are_checked():
         parse_options({"backend": "loopback", "unparseable_warn_share": 1.5})
     with pytest.raises(ConfigError, match="judge.rate_limit_max_s=0 must be a positive number"):
         parse_options({"backend": "loopback", "rate_limit_max_s": 0})
+
+
+def test_a_degraded_run_is_named_by_its_share_of_excluded_rollouts():
+    from bot_repro.config import TrainerCfg
+    from bot_repro.config_schema import build_options
+    from bot_repro.trainer.outage import excluded_note
+
+    steps = [{"excluded/rollouts": 0.0, "excluded/out_of": 8.0}, {"excluded/rollouts": 2.0, "excluded/out_of": 8.0}]
+    assert excluded_note(steps, 0.2) is None  # 2 of 16: 12.5%
+    note = excluded_note([*steps, {"excluded/rollouts": 8.0, "excluded/out_of": 8.0}], 0.2)
+    assert note.startswith("10 of 24 rollouts (42%) had no score") and "trainer.max_excluded_share=0.2" in note
+    assert excluded_note([{"step": 1}], 0.2) is None  # a run without the counts (before #53) says nothing
+    with pytest.raises(ConfigError, match=r"trainer.max_excluded_share.*1.5"):
+        build_options(TrainerCfg, {"max_excluded_share": 1.5}, "trainer")
+
+
+class HealthyJudge:
+    """What ``OutageGuard`` asks of a judge whose breaker stays closed; the probe after a wait answers."""
+
+    where = "http://judge/v1"
+
+    def __init__(self):
+        self.begun, self.waits = 0, []
+
+    def outage(self) -> bool:
+        return False
+
+    def check_replies(self) -> None:
+        pass
+
+    def wait_for_recovery(self, max_s: float) -> bool:
+        self.waits.append(max_s)
+        return True
+
+    def begin_step(self) -> None:
+        self.begun += 1
+
+
+@pytest.mark.parametrize("policy", ["wait", "stop", "skip"])
+def test_a_step_with_nothing_scored_is_an_outage_step_with_the_breaker_closed(policy):
+    """No group kept a scored rollout (unparseable replies, deadline cuts, ...) while the breaker stayed closed:
+    ``judge.on_outage`` applies all the same. wait: one probe, then the same rollouts judged again; stop: a
+    checkpoint and JudgeOutageStop; skip: no update."""
+    from bot_repro.trainer.outage import JudgeOutageStop, OutageGuard
+
+    judge = HealthyJudge()
+    guard = OutageGuard(judge, policy, 1800.0, any_rank=lambda flag: flag, checkpoint=lambda: "checkpoint-1")
+    judged = lambda scored: scored == "scored"  # noqa: E731
+    if policy == "stop":
+        with pytest.raises(JudgeOutageStop, match=r"no group of this step kept a rollout scored by http://judge/v1.*"
+                                                  r"judge.on_outage=stop; saved checkpoint-1"):
+            guard.settle("nothing scored", lambda: "scored", judged)
+        return
+    out = guard.settle("nothing scored", lambda: "scored", judged)
+    if policy == "wait":
+        assert (out, guard.skip, len(judge.waits), judge.begun) == ("scored", False, 1, 1)
+        assert 1790.0 < judge.waits[0] <= 1800.0  # the whole wait is left: nothing was waited before
+    else:
+        assert (out, guard.skip, judge.waits) == ("nothing scored", True, [])
