@@ -223,7 +223,7 @@ class JudgeClient:
                         "unanswered by %s (%d attempts cut, counted as failures); they are excluded from training, "
                         "not scored", self.opts.step_deadline_s, len(pending), len(tasks), self.where, attempts)
         if self._budget is None:  # outside a training step, each batch call is its own step
-            self._check_replies()
+            self.check_replies()
         return [cut() if task in pending else task.result() for task in tasks]
 
     def begin_step(self) -> None:
@@ -235,16 +235,15 @@ class JudgeClient:
 
     def check_replies(self) -> None:
         """One WARNING per step when more than ``judge.unparseable_warn_share`` of the step's replies so far
-        could not be read: it names the judge, the share and the first such reply (cut short)."""
-        self._check_replies()
-
-    def _check_replies(self) -> None:
+        could not be read: it names the judge, the share and the first such reply (cut short). Outside a
+        training step each batch call is a step of its own."""
         bad, replies, example = self.metrics.step_unparseable()
+        in_step = self._budget is not None
+        if not in_step:
+            self.metrics.reset_step()
         if self._warned or not bad or bad <= self.opts.unparseable_warn_share * replies:
             return
-        self._warned = self._budget is not None  # outside a step every batch call may warn
-        if self._budget is None:
-            self.metrics.reset_step()
+        self._warned = in_step
         log.warning("judge %s (%s): %d of %d replies (%.0f%%) could not be read (above judge.unparseable_warn_share"
                     "=%g); they are failed verdicts, excluded from training and not cached. Example: %r", self.where,
                     self.opts.model, bad, replies, 100 * bad / replies, self.opts.unparseable_warn_share,
