@@ -1,6 +1,6 @@
 """Training against broken judge servers (#53; docs/method.md §3, §5): a step in which nothing was scored
-changes no weight and no optimizer state, and each ``judge.on_outage`` mode against a rate-limit storm
-ends with its documented exit code and run.json.
+changes no weight and no optimizer state, each ``judge.on_outage`` mode against a rate-limit storm ends
+with its documented exit code and run.json, and ``wait`` rides out a storm that ends.
 
 The judge is the fake server of this process in a fault mode (``bot_repro.judges.fake_faults``) that
 starts after step 1's eight requests (counted, not timed), at short timeouts: the storm's bound
@@ -18,8 +18,10 @@ import sys
 
 import pytest
 import torch
+from aiohttp import web
 from safetensors.torch import load_file
 
+from bot_repro.judges.client import PING
 from bot_repro.judges.fake_faults import RateLimitStorm, Replies, serve_fault
 from bot_repro.judges.types import CodeJudgeInput
 from bot_repro.rewards.base import JUDGE_OUTAGE, REWARD_SOURCES, WORKER_STALLED
@@ -60,6 +62,16 @@ class StallsAfter(VarianceReward):
 if "test_judge_faults" not in REWARD_SOURCES:
     REWARD_SOURCES.register("test_judge_faults")(lambda cfg, ctx: JudgedReward(ctx["judge"]))
     REWARD_SOURCES.register("test_stalls_after_step_1")(lambda cfg, ctx: StallsAfter(BATCH))
+
+
+class StormUntilProbed(RateLimitStorm):
+    """A 429 storm that ends when the open breaker's probe comes: the server is back from then on."""
+
+    async def chat(self, request, n, body):
+        if PING[0]["content"][0]["text"] in json.dumps(await request.json()):
+            self.after = 10**9  # healthy for every later request (``FakeJudgeServer.fault``)
+            return web.Response(body=body("OK"), content_type="application/json")
+        return await super().chat(request, n, body)
 
 
 def judge_overrides(server, policy: str) -> list[str]:
@@ -171,3 +183,16 @@ def test_each_outage_policy_against_a_rate_limit_storm(tmp_path, policy):
         assert "did not come back within judge.outage_max_wait_s=1s" in info["error"]
     else:
         assert [r["step"] for r in records(run_dir)] == [1, 2] and run_info(run_dir)["status"] == "completed"
+
+
+def test_wait_rides_out_a_rate_limit_storm_and_judges_the_step_again(tmp_path):
+    """``on_outage=wait`` against a 429 storm that ends when the open breaker's probe comes (an event, not a
+    timer): step 2 waits, judges the same rollouts again, trains on them, and the run completes."""
+    run_dir = tmp_path / "r"
+    storm = StormUntilProbed("3600", after=BATCH)
+    with serve_fault(storm) as server:
+        run_inprocess([*base_overrides("test_judge_faults"), *judge_overrides(server, "wait")], run_dir)
+    second = records(run_dir)[1]
+    assert storm.served.is_set() and run_info(run_dir)["status"] == "completed"
+    assert (second["judge/breaker_open"], second["judge/failures"], second["excluded/rollouts"]) == (1.0, BATCH, 0.0)
+    assert second["judge/waited_s"] > 0 and second["judge/calls"] == 2 * BATCH and second["judge/rate_limited"] >= BATCH
