@@ -173,6 +173,9 @@ class TrainerCfg:
     extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field
     eval: EvalCfg = field(default_factory=EvalCfg)
     monitors: MonitorCfg = field(default_factory=MonitorCfg)  # reward-hacking warning thresholds (+trainer.monitors.x=)
+    # a run that excluded more than this share of its rollouts (no score: judge outages, unreadable replies,
+    # stalled checkers; docs/method.md §3) ends "degraded", not "completed", with exit code 4 (1: never)
+    max_excluded_share: float = checked(0.2, PROBABILITY)
 
 
 @dataclass

@@ -29,12 +29,13 @@ from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
 from bot_repro.rewards.base import JUDGE_OUTAGE
-from bot_repro.run_folder import config_path, has_metrics, run_json_path, status
+from bot_repro.run_folder import config_path, has_metrics, read_metrics, run_json_path, status
+from bot_repro.run_folder.schema import METRICS
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer import console, distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
-from bot_repro.trainer.outage import JudgeOutageStop
+from bot_repro.trainer.outage import JudgeOutageStop, excluded_note
 from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
 from bot_repro.trainer.vllm_engine import VllmEngineError
 
@@ -154,9 +155,14 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     finally:
         if judge is not None:
             judge.close()
-    record.finish("completed", steps=trainer.state.global_step, generated_tokens=trainer.generated_tokens,
-                  generation=trainer.generation_info())
-    if say:
+    # too many rollouts without a score: "degraded", exit code 4 (main), never a silent "completed"
+    degraded = excluded_note(read_metrics(run_dir / METRICS), run_cfg.trainer.max_excluded_share) if is_main() else None
+    record.finish("degraded" if degraded else "completed", error=degraded, steps=trainer.state.global_step,
+                  generated_tokens=trainer.generated_tokens, generation=trainer.generation_info())
+    if degraded:
+        print(f"run directory: {run_dir} (DEGRADED, {trainer.state.global_step} steps): {degraded}", file=sys.stderr,
+              flush=True)
+    elif say:
         print(f"run directory: {run_dir} (completed, {trainer.state.global_step} steps)", flush=True)
     return run_dir
 
@@ -184,6 +190,8 @@ def main(cfg: DictConfig) -> None:
     try:
         run(cfg, run_dir, resources_explicit=resources_given(hc.overrides.task), launch_args=list(hc.overrides.task),
             sweep_job=hc.mode == RunMode.MULTIRUN)
+        if is_main() and status(run_dir) == "degraded":  # run.json and the line printed say why
+            sys.exit(4)
     except RanksFailed as exc:
         print(f"run failed: {exc}", file=sys.stderr)
         sys.exit(1)

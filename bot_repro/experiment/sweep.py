@@ -122,14 +122,16 @@ def job_key(job: Sequence[str], keys: Sequence[str]) -> frozenset[str]:
 
 
 def completed_jobs(root: Path, keys: Sequence[str]) -> set[frozenset[str]]:
-    """Job keys of the runs under ``root`` whose run.json says completed."""
+    """Job keys of the runs under ``root`` whose run.json says completed (or degraded: finished, with too
+    many rollouts excluded)."""
     done: set[frozenset[str]] = set()
     if not root.exists():
         return done
     for overrides_file in root.rglob(OVERRIDES):  # a job Hydra started, whether or not it logged a step
         run_dir = overrides_file.parent.parent
         job = read_overrides(run_dir)
-        if job is not None and status(run_dir) == "completed":  # a run killed before its record is not complete
+        # a run killed before its record is not complete; a degraded one ran to its end (it said so, exit 4)
+        if job is not None and status(run_dir) in ("completed", "degraded"):
             done.add(job_key(job, keys))
     return done
 

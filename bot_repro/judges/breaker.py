@@ -1,8 +1,8 @@
 """The judge client's circuit breaker: a server that stops answering costs one timeout, not every call's.
 
 Counted are consecutive failed *attempts* that say the server is not answering: timeouts, dropped
-or refused connections, 5xx and garbage bodies (``TransientError`` other than 429, which comes from
-a server that answers). Attempts, not calls after their retries: at the shipped timeouts a call
+or refused connections, 5xx, garbage bodies (``TransientError`` other than 429) and attempts the step
+deadline cut while they waited for the server. Attempts, not calls after their retries: at the shipped timeouts a call
 spends up to half an hour on its retries, while the attempts in flight against a hung server all
 time out together, so the breaker opens after one ``timeout_s``. After ``breaker_failures`` of them
 in a row the breaker opens. A server that accepts connections and never answers (a stopped
@@ -10,7 +10,9 @@ process) is found sooner: when calls have been waiting ``breaker_probe_s`` secon
 the runner asks the server for ``GET /models`` (``bot_repro.judges.calls``), and no HTTP answer in 5 s
 ``trip``s the breaker. Once open, attempts fail at once (those in flight too), except one probe every
 ``breaker_probe_s`` seconds (the next attempt that comes, or ``JudgeClient.wait_for_recovery``'s
-ping); the first reply closes it. Each change of state logs one WARNING naming the URL.
+ping); the first reply closes it. A 429 is an answer (it ends a streak of silence) but no verdict: when
+every answer for ``rate_limit_max_s`` seconds was a 429 (``rate_limited``), the breaker opens too, and a
+probe answered 429 leaves it open. Each change of state logs one WARNING naming the URL.
 
 Used only on the client's event loop thread; ``was_open`` is read by ``JudgeMetrics.pop``.
 """
@@ -29,14 +31,17 @@ class BreakerOpen(Exception):
 
 
 class CircuitBreaker:
-    def __init__(self, failures: int, probe_s: float, where: str, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, failures: int, probe_s: float, where: str, clock: Callable[[], float] = time.monotonic,
+                 rate_limit_s: float = float("inf")):
         self.failures = failures
         self.probe_s = probe_s
+        self.rate_limit_s = rate_limit_s
         self.where = where  # the URL (or backend name) that the warnings name
         self.clock = clock
         self.is_open = False
         self.was_open = False  # open at any time since the metrics were last popped
         self._streak = 0
+        self._limited_since: float | None = None  # the first 429 of the answers since the last verdict
         self._next_probe = 0.0
         self._probing = False
         self.on_open: Callable[[], None] | None = None  # the runner's: abort the attempts in flight
@@ -62,6 +67,7 @@ class CircuitBreaker:
 
     def success(self) -> None:
         self._streak = 0
+        self._limited_since = None
         self._probing = False
         if self.is_open:
             self.is_open = False
@@ -73,6 +79,17 @@ class CircuitBreaker:
         self._probing = False
         if not self.is_open and self._streak >= self.failures:
             self.trip(f"{self._streak} attempts in a row got no answer")
+
+    def rate_limited(self) -> None:
+        """One attempt was answered HTTP 429: the server is there, but gave no verdict."""
+        self._streak = 0
+        self._probing = False
+        now = self.clock()
+        if self._limited_since is None:
+            self._limited_since = now
+        if not self.is_open and now - self._limited_since >= self.rate_limit_s:
+            self.trip(f"every answer for {now - self._limited_since:.0f}s was HTTP 429 (rate limited; "
+                      f"judge.rate_limit_max_s={self.rate_limit_s:g})")
 
     def trip(self, why: str) -> None:
         """Open now (``why``: what showed that the server does not answer)."""

@@ -5,14 +5,18 @@ from the trainer, from scripts and from Jupyter (whose own loop is left alone). 
 method fans its items out concurrently; the bound on calls in flight is global to the client.
 
 A batch never outlives its step's deadline: ``begin_step()`` starts a budget of
-``judge.step_deadline_s`` that every batch call until the next ``begin_step`` shares (a call
-outside training gets the whole budget); items still unanswered when it passes are cancelled and
-come back as failed calls (``failed=True`` verdicts, None step labels), never as failure values.
+``judge.step_deadline_s`` seconds of judge work that the batch calls until the next ``begin_step``
+use up with their own wall time only (the generation before them and the checks between them do not
+count; a call outside training gets the whole budget); items still unanswered when it is spent are
+cancelled and come back as failed calls (``failed=True`` verdicts, None step labels), never as
+failure values, and the attempts it cut count toward the circuit breaker. ``check_replies()`` logs
+one WARNING per step when more than ``judge.unparseable_warn_share`` of its replies could not be read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import ipaddress
 import logging
 import socket
@@ -53,6 +57,7 @@ log = logging.getLogger("bot_repro.judges")
 PROBE_TIMEOUT_S = 5.0
 PING = [user(text("Reply with OK."))]  # the circuit breaker's probe while a step waits
 DEADLINE = "judge step deadline passed (judge.step_deadline_s)"
+EXAMPLE_CHARS = 200  # of an unparseable reply, in its warning
 
 
 def preflight(opts: JudgeOptions) -> None:
@@ -102,23 +107,37 @@ def check_reachable(opts: JudgeOptions, timeout_s: float = PROBE_TIMEOUT_S) -> N
 
 
 def no_answer(base_url: str, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
-    """None when GET {base_url}/models gets any HTTP answer within ``timeout_s``, else what happened
-    (a refused connection, a timeout, an unresolvable host). Used at preflight and by the breaker."""
+    """None when GET {base_url}/models gets a whole HTTP answer (any status, its body to the end) within
+    ``timeout_s``, else what happened (a refused connection, a timeout, an unresolvable host, a body that
+    drips in too slowly: headers alone are no answer). Used at preflight and by the breaker."""
     url = base_url.rstrip("/") + "/models"
     handlers = [urllib.request.ProxyHandler({})] if self_hosted(base_url) else []  # no proxy for our own hosts
+    until = time.monotonic() + timeout_s
     try:
-        with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s):
-            return None
-    except urllib.error.HTTPError:
-        return None  # it answered
-    except (urllib.error.URLError, OSError) as exc:
+        try:
+            with urllib.request.build_opener(*handlers).open(url, timeout=timeout_s) as resp:
+                complete = _read_by(resp, until)
+        except urllib.error.HTTPError as exc:  # a status is an answer once its body has arrived
+            complete = exc.fp is None or _read_by(exc, until)
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         return f"GET {url}: {getattr(exc, 'reason', exc)}"
+    return None if complete else f"GET {url}: no whole reply within {timeout_s:g}s (headers, then a slow body)"
+
+
+def _read_by(resp, until: float) -> bool:
+    """Read ``resp``'s body to its end; False when ``until`` (a monotonic time) passes first."""
+    while time.monotonic() < until:
+        if not resp.read1(65536):
+            return True
+    return False
 
 
 class JudgeClient:
     """Judge roles over one backend, with cache, retries and accounting; ``close()`` when done."""
 
-    def __init__(self, opts: JudgeOptions, run_dir: Path | None = None, backend: Backend | None = None):
+    def __init__(self, opts: JudgeOptions, run_dir: Path | None = None, backend: Backend | None = None,
+                 loop: asyncio.AbstractEventLoop | None = None):
+        """``loop``: the event loop the calls run on (a new one by default; tests pass one with a virtual clock)."""
         self.opts = opts
         self.book = PromptBook(opts)  # template errors surface here, before any call
         self.metrics = JudgeMetrics()
@@ -128,16 +147,18 @@ class JudgeClient:
         if run_dir is not None:
             Path(run_dir).mkdir(parents=True, exist_ok=True)
             failure_log = Path(run_dir) / FAILURE_LOG
-        self._loop = asyncio.new_event_loop()
+        self._loop = loop or asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="judge-loop", daemon=True)
         self._thread.start()
         self._closed = False
-        self._deadline: float | None = None  # this step's (begin_step); None outside training
+        self._budget: float | None = None  # seconds of judge work left to this step (begin_step); None outside
+        self._warned = False  # this step's warning about unparseable replies is out
         liveness = None
         if opts.backend == "openai" and opts.base_url:  # an OpenAI-style server answers GET /models at once
             wait_s = min(PROBE_TIMEOUT_S, opts.breaker_probe_s)
             liveness = lambda: asyncio.to_thread(no_answer, opts.base_url, wait_s)  # noqa: E731
-        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log, liveness=liveness)
+        self.runner = CallRunner(opts, self.backend, self.cache, self.metrics, failure_log, liveness=liveness,
+                                 clock=self._loop.time)
         self.roles = Roles(self.runner, self.book, opts, self.metrics)
         try:
             self._run(self.backend.start())
@@ -169,38 +190,64 @@ class JudgeClient:
             raise
 
     async def _gather(self, coros: list[Coroutine[Any, Any, T]], cut: Callable[[], T]) -> list[T]:
-        """The coroutines' results; those unfinished at the step deadline are cancelled and give ``cut()``.
-        Past the deadline none is started: a started call can send its request before it is cancelled."""
-        if not coros:
-            return []
-        deadline = self._deadline if self._deadline is not None else time.monotonic() + self.opts.step_deadline_s
-        if time.monotonic() >= deadline:
-            for c in coros:
-                c.close()
-            self._cut(len(coros), len(coros))
+        """The coroutines' results; those unfinished when the step's budget is spent are cancelled and give
+        ``cut()``, and the attempts they had at the server count toward the breaker."""
+        budget = self._budget if self._budget is not None else self.opts.step_deadline_s
+        if coros and budget <= 0:  # the step's budget is spent: nothing goes out
+            for coro in coros:
+                coro.close()
+            self.metrics.add(deadline_cut=len(coros))
+            log.warning("judge step deadline (judge.step_deadline_s=%gs of judge work) already passed: %d items "
+                        "not sent to %s, excluded from training", self.opts.step_deadline_s, len(coros), self.where)
             return [cut() for _ in coros]
         tasks = [asyncio.ensure_future(c) for c in coros]
+        if not tasks:
+            return []
+        start = self._loop.time()
         try:
-            _, pending = await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+            _, pending = await asyncio.wait(tasks, timeout=max(0.0, budget))
         except asyncio.CancelledError:  # the caller gave up (Ctrl-C in a notebook): so do the calls
             for task in tasks:
                 task.cancel()
             raise
-        for task in pending:
-            task.cancel()
+        finally:
+            if self._budget is not None:
+                self._budget = max(0.0, self._budget - (self._loop.time() - start))
         if pending:
+            attempts = self.runner.count_cut()
+            for task in pending:
+                task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
-            self._cut(len(pending), len(tasks))
+            self.metrics.add(deadline_cut=len(pending))
+            log.warning("judge step deadline (judge.step_deadline_s=%gs of judge work) passed with %d of %d items "
+                        "unanswered by %s (%d attempts cut, counted as failures); they are excluded from training, "
+                        "not scored", self.opts.step_deadline_s, len(pending), len(tasks), self.where, attempts)
+        if self._budget is None:  # outside a training step, each batch call is its own step
+            self.check_replies()
         return [cut() if task in pending else task.result() for task in tasks]
 
-    def _cut(self, n: int, of: int) -> None:
-        self.metrics.add(deadline_cut=n)
-        log.warning("judge step deadline (judge.step_deadline_s=%gs) passed with %d of %d items unanswered by %s; "
-                    "they are excluded from training, not scored", self.opts.step_deadline_s, n, of, self.where)
-
     def begin_step(self) -> None:
-        """Start one training step's judge budget (``judge.step_deadline_s``, shared by its batch calls)."""
-        self._deadline = time.monotonic() + self.opts.step_deadline_s
+        """Start one training step's judge budget (``judge.step_deadline_s`` seconds of judge work, shared by
+        its batch calls) and its tally of unparseable replies."""
+        self._budget = float(self.opts.step_deadline_s)
+        self._warned = False
+        self.metrics.reset_step()
+
+    def check_replies(self) -> None:
+        """One WARNING per step when more than ``judge.unparseable_warn_share`` of the step's replies so far
+        could not be read: it names the judge, the share and the first such reply (cut short). Outside a
+        training step each batch call is a step of its own."""
+        bad, replies, example = self.metrics.step_unparseable()
+        in_step = self._budget is not None
+        if not in_step:
+            self.metrics.reset_step()
+        if self._warned or not bad or bad <= self.opts.unparseable_warn_share * replies:
+            return
+        self._warned = in_step
+        log.warning("judge %s (%s): %d of %d replies (%.0f%%) could not be read (above judge.unparseable_warn_share"
+                    "=%g); they are failed verdicts, excluded from training and not cached. Example: %r", self.where,
+                    self.opts.model, bad, replies, 100 * bad / replies, self.opts.unparseable_warn_share,
+                    (example or "")[:EXAMPLE_CHARS])
 
     @property
     def where(self) -> str:
@@ -213,27 +260,32 @@ class JudgeClient:
 
     def wait_for_recovery(self, max_s: float) -> bool:
         """Wait, probing every ``judge.breaker_probe_s``, until the breaker closes (True) or ``max_s``
-        seconds have passed (False); the seconds waited go into ``judge/waited_s``."""
-        start = time.monotonic()
+        seconds have passed (False). With the breaker closed (a step that was not judged for another
+        reason), wait one probe interval and send one probe: True when it got a reply. The seconds
+        waited go into ``judge/waited_s``."""
+        start = self._loop.time()
         try:
             return self._run(self._recover(start + max_s))
         finally:
-            self.metrics.add(waited_s=time.monotonic() - start)
+            self.metrics.add(waited_s=self._loop.time() - start)
 
     async def _recover(self, until: float) -> bool:
         breaker = self.runner.breaker
-        while breaker.is_open:
-            now = time.monotonic()
+        closed = not breaker.is_open
+        while closed or breaker.is_open:
+            now = self._loop.time()
             if now >= until:
                 return False
-            await asyncio.sleep(min(breaker.seconds_to_probe(), until - now))
-            if time.monotonic() >= until:
-                return not breaker.is_open
+            await asyncio.sleep(min(self.opts.breaker_probe_s if closed else breaker.seconds_to_probe(), until - now))
+            if self._loop.time() >= until:
+                return not closed and not breaker.is_open
             try:
                 await self.runner.attempt(PING, {"temperature": 0.0, "max_tokens": 1},
-                                          timeout_s=min(self.opts.timeout_s, max(0.1, until - time.monotonic())))
+                                          timeout_s=min(self.opts.timeout_s, max(0.1, until - self._loop.time())))
+                return True
             except (BreakerOpen, TransientError, PermanentError, TimeoutError):
-                continue  # the breaker has counted it
+                if closed:
+                    return False  # the breaker has counted it; the caller decides what comes next
         return True
 
     def check_credentials(self) -> None:

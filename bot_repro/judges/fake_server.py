@@ -9,10 +9,12 @@ from a hash of the request. Requests are recorded in a backend-neutral form for 
 Outage modes, set from any thread: ``hung`` (connections are accepted, nothing is answered until it
 is cleared: a server stopped with SIGSTOP), ``busy`` (chat requests wait, ``GET /models`` answers: up
 but slow), ``storm_status`` (every request answers that status, e.g. 503) and ``latency_s`` (a slow
-server). Tests steer them by events, not by the clock: ``hang_after`` makes the server hang itself as
-the request after that many comes, and ``resume_when(server)`` ends a hang (or busy spell) as soon as
-it holds, checked at each request and each answered ``GET /models`` (e.g. once the client's recovery
-probe arrives: the client has done what the test is about).
+server). ``fault``: a broken server (``bot_repro.judges.fake_faults``: a rate-limit storm, a slow drip,
+...) answers every request instead, GET /models included. Tests steer them by events, not by the clock:
+``hang_after`` makes the server hang itself as the request after that many comes, and
+``resume_when(server)`` ends a hang (or busy spell) as soon as it holds, checked at each request and
+each answered ``GET /models`` (e.g. once the client's recovery probe arrives: the client has done what
+the test is about).
 
 Run standalone: ``python -m bot_repro.judges.fake_server --port 8123 --latency 0.05``.
 """
@@ -72,6 +74,7 @@ class FakeJudgeServer:
         self.resume_when: Callable[[FakeJudgeServer], bool] | None = None  # ends hung/busy once true (then None)
         self.models_answered = 0  # GET /models answered: the client's liveness checks
         self.storm_status: int | None = None
+        self.fault: Any = None  # a broken server's answers from now on (``bot_repro.judges.fake_faults.Fault``)
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -138,6 +141,8 @@ class FakeJudgeServer:
             self.resume_when = None
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
+        if self.fault is not None and len(self.requests) >= self.fault.after:
+            return await self.fault.models(request)
         while self.hung:
             await asyncio.sleep(0.01)
         self.models_answered += 1
@@ -146,6 +151,8 @@ class FakeJudgeServer:
 
     async def _handle(self, request: web.Request, neutral: dict[str, Any], shape: Callable[[str, int, int], Any]):
         self.requests.append(neutral)
+        if self.fault is not None and len(self.requests) > self.fault.after:
+            return await self.fault.chat(request, len(self.requests), lambda text: json.dumps(shape(text, 1, 1)).encode())
         action = self.script.popleft() if self.script else Action("reply", text="", delay_s=self.latency_s)
         if self.storm_status is not None:
             action = error(self.storm_status)

@@ -53,7 +53,9 @@ class JudgeOptions:
     max_retries: int = 5
     backoff_base_s: float = 1.0
     backoff_max_s: float = 30.0
-    retry_after_max_s: float = 120.0  # a server's Retry-After is honoured up to this many seconds
+    # a server's Retry-After is honoured up to this many seconds, times a random factor in [1, 1.5] (jitter:
+    # calls told the same Retry-After do not come back together)
+    retry_after_max_s: float = 120.0
     temperature: float = 0.0
     max_tokens: int = 1024
     cache: bool = True
@@ -71,19 +73,26 @@ class JudgeOptions:
     # only self-hosted URLs (a loopback or private address), "always" any, "never" none
     preflight_probe: str = "auto"
     # A judge outage (bot_repro.judges.breaker; docs/method.md §5 "Judge outages"). The breaker opens
-    # after this many attempts in a row got no answer (timeout, connection error, 5xx) ...
+    # after this many attempts in a row got no answer (timeout, connection error, 5xx, cut by the deadline) ...
     breaker_failures: int = 8
     breaker_probe_s: float = 30.0  # ... and then lets one probe out every this many seconds
-    # the wall-clock bound on one training step's judge work (every batch call of the step together):
-    # ten minutes is several times a healthy server's step at the paper's batch sizes, and it bounds a
-    # hung server's cost per step in minutes where timeout x attempts x calls in sequence is hours.
-    # It must exceed timeout_s, so that a hung server's attempts time out and open the breaker first.
+    # a rate-limit storm: when every answer for this many seconds was HTTP 429 (no other reply between), the
+    # breaker opens as for a server that does not answer (a 429 is no verdict; Retry-After can ask for hours)
+    rate_limit_max_s: float = 120.0
+    # the bound on one training step's judge work: the wall time of its batch calls, summed (generation and
+    # checking between them do not count, so the budget starts with the step's first judge call). Ten minutes
+    # is several times a healthy server's step at the paper's batch sizes, and it bounds a hung server's cost
+    # per step in minutes where timeout x attempts x calls in sequence is hours. It must exceed timeout_s, so
+    # that a hung server's attempts time out and open the breaker first; attempts it cuts count as failures.
     step_deadline_s: float = 600.0
-    # what a step does when its judge work ends with the breaker open: wait (no update; wait for the
-    # breaker to close, up to outage_max_wait_s, and judge the same rollouts again; else stop),
-    # stop (checkpoint and stop at once) or skip (no update; the run goes on)
+    # what an outage step does (its judge work ended with the breaker open, or no group kept a scored
+    # rollout): wait (no update; probe until the judge answers, up to outage_max_wait_s, and judge the
+    # same rollouts again; else stop), stop (checkpoint and stop at once) or skip (no update; the run goes on)
     on_outage: str = "wait"
     outage_max_wait_s: float = 1800.0  # a server restart or model reload fits; longer stops the run
+    # a step in which more than this share of the judge's replies could not be parsed logs one WARNING
+    # naming the judge, the share and an example reply (each such reply is a failed verdict: excluded)
+    unparseable_warn_share: float = 0.1
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -112,6 +121,7 @@ class JudgeOptions:
             "breaker_failures": self.breaker_failures,
             "breaker_probe_s": self.breaker_probe_s,
             "step_deadline_s": self.step_deadline_s,
+            "rate_limit_max_s": self.rate_limit_max_s,
         }
         for name, value in positive.items():
             if not isinstance(value, int | float) or value <= 0:
@@ -126,6 +136,9 @@ class JudgeOptions:
                 f"judge.step_deadline_s={self.step_deadline_s!r} must exceed judge.timeout_s={self.timeout_s!r}: "
                 "a hung server's attempts must time out (and open the circuit breaker) within a step"
             )
+        share = self.unparseable_warn_share
+        if not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise ConfigError(f"judge.unparseable_warn_share={share!r} must be a share in [0, 1]")
         check_policy(self.on_outage)
         if not isinstance(self.structured_outputs, bool):
             raise ConfigError(f"judge.structured_outputs={self.structured_outputs!r} must be true or false")

@@ -10,7 +10,8 @@ Formats (field names are matched case-insensitively, markdown emphasis around th
     VERDICT: +1 | 0 | -1           step judge, one label per call
     WINNER: A | B                  pairwise judge (a bare "A" or "B" reply is accepted too)
 
-Failure rules: a missing or unparseable score gives ``ok=False``, score 0 and no lines. A line
+Failure rules: a missing or unparseable score gives ``ok=False``, score 0 and no lines (the judge
+roles make that a failed verdict, excluded from training: ``bot_repro.judges.roles``). A line
 entry is ignored when malformed, when its line number is outside the code shown to the judge,
 or when its impact is not one of -1, -2, -3. Several entries for one line keep the worst; at
 most the three worst lines are kept (ties: earlier line first).
@@ -79,6 +80,11 @@ def _field_value(reply: str, name: str) -> str | None:
                 return line.strip(_DECOR)
         return ""
     return None
+
+
+def has_field(reply: str, name: str) -> bool:
+    """The reply has a ``name:`` field (e.g. ``LINE_ANALYSIS``, whose value may be NONE)."""
+    return any(field_name == name for field_name, *_ in _fields(reply))
 
 
 def parse_score(reply: str) -> float | None:

@@ -1,11 +1,13 @@
 """The four judge roles of docs/method.md §5 as async functions over ``CallRunner``: prompts in, verdicts out.
 
-Failure values. A reply that cannot be parsed is a verdict: code and screenshot judges give
-``ok=False``, score 0, no lines; a step call gives label 0 (no evidence either way), which also
-means error propagation does not cut the solution there; a pairwise call gives no vote (see
-``bot_repro.judges.abba``). A call that gave no reply (retries spent, breaker open, step deadline)
-is not a verdict: code and screenshot verdicts say ``failed=True`` and a solution's step labels
-are None, so rewards exclude the rollout (``RewardResult.excluded``) instead of training on a 0.
+Failed verdicts. A call that gave no reply (retries spent, breaker open, step deadline) and a reply
+that cannot be read (no score, no verdict, no winner: e.g. valid JSON with other text, or the empty
+``content: null`` of a reasoning model out of tokens) are not verdicts: code and screenshot verdicts
+say ``failed=True`` and a solution's step labels are None, so rewards exclude the rollout
+(``RewardResult.excluded``) instead of training on a 0; a pairwise call gives no vote (see
+``bot_repro.judges.abba``). Each role hands the runner its ``valid`` check, so an unreadable reply is
+never cached; it is counted as ``unparseable`` and the step's share of them is warned about
+(``JudgeClient.check_replies``).
 
 Step strategies: ``independent`` judges every step in its own call, all in parallel, showing the
 problem and the earlier steps but no verdicts; ``context_aware`` judges the steps of a solution
@@ -18,6 +20,7 @@ trades calls for latency), and calls for steps after a -1 are cancelled or never
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from bot_repro.config_schema import ConfigError
 from bot_repro.judges import parsers
@@ -52,17 +55,18 @@ class Roles:
         self.opts = opts
         self.metrics = metrics
 
-    async def _ask(self, role: str, messages: list[dict], sample: int = 0) -> tuple[str | None, str]:
-        """(reply, "") or (None, reason) when the call failed; failures are counted here."""
+    async def _ask(self, role: str, messages: list[dict], valid: Callable[[str], bool],
+                   sample: int = 0) -> tuple[str | None, str]:
+        """(reply, "") for a reply that ``valid`` can read, else (None, why): the call failed or its reply
+        cannot be read. Counted here (``failures``; ``replies``, ``unparseable``)."""
         try:
-            return await self.runner.call(role, messages, sample), ""
+            reply = await self.runner.call(role, messages, sample, valid)
         except JudgeCallFailed as exc:
             self.metrics.add(failures=1)
             return None, f"judge call failed: {exc}"
-
-    def _unparsed(self) -> str:
-        self.metrics.add(unparseable=1)
-        return "unparseable judge reply"
+        readable = valid(reply)
+        self.metrics.reply(reply, readable)
+        return (reply, "") if readable else (None, f"unparseable judge reply: {reply[:200]!r}")
 
     # -- code judge ---------------------------------------------------------------------------
 
@@ -71,13 +75,10 @@ class Roles:
         role = "code_lines" if with_lines else "code_score"
         n_lines = len(code_lines(code))
         prompt = self.book.render(role, prompt=item.prompt, code=number_code(code), n_lines=n_lines)
-        reply, error = await self._ask(role, [user(text(prompt))])
+        reply, error = await self._ask(role, [user(text(prompt))], _has_code_verdict)
         if reply is None:
             return CodeVerdict(score=0.0, ok=False, error=error, failed=True)
-        verdict = parsers.parse_code_reply(reply, n_lines if with_lines else None)
-        if not verdict.ok:
-            verdict.error = self._unparsed()
-        return verdict
+        return parsers.parse_code_reply(reply, n_lines if with_lines else None)
 
     # -- screenshot judge ---------------------------------------------------------------------
 
@@ -91,29 +92,24 @@ class Roles:
             return await self._two_turn(item, code, n_lines)
         role = "screenshot_global" if mode == "global" else "screenshot_one_turn"
         prompt = self.book.render(role, prompt=item.prompt, code=number_code(code), n_lines=n_lines)
-        reply, error = await self._ask(role, [user(text(prompt), image(item.png))])
+        reply, error = await self._ask(role, [user(text(prompt), image(item.png))], _has_score)
         if reply is None:
             return ScreenshotVerdict(score=0.0, ok=False, error=error, failed=True)
-        verdict = parsers.parse_screenshot_reply(reply, None if mode == "global" else n_lines)
-        if not verdict.ok:
-            verdict.error = self._unparsed()
-        return verdict
+        return parsers.parse_screenshot_reply(reply, None if mode == "global" else n_lines)
 
     async def _two_turn(self, item: ScreenshotInput, code: str, n_lines: int) -> ScreenshotVerdict:
         first = [user(text(self.book.render("screenshot_two_turn_score", prompt=item.prompt)), image(item.png))]
-        reply1, error = await self._ask("screenshot_two_turn_score", first)
-        if reply1 is None:
+        reply1, error = await self._ask("screenshot_two_turn_score", first, _has_score)
+        if reply1 is None:  # no fixed score: the line turn would be meaningless
             return ScreenshotVerdict(score=0.0, ok=False, error=error, failed=True)
-        if parsers.parse_score(reply1) is None:  # no fixed score: the line turn would be meaningless
-            return ScreenshotVerdict(score=0.0, ok=False, raw=reply1, error=self._unparsed())
         second_prompt = self.book.render(
             "screenshot_two_turn_lines", prompt=item.prompt, code=number_code(code), n_lines=n_lines
         )
         second = [*first, assistant(reply1), user(text(second_prompt))]
-        reply2, error = await self._ask("screenshot_two_turn_lines", second)
+        reply2, error = await self._ask("screenshot_two_turn_lines", second, _has_lines)
         verdict = parsers.parse_two_turn(reply1, reply2, n_lines)
         verdict.error = error  # a failed line turn keeps the fixed score for the record ...
-        verdict.failed = reply2 is None  # ... but its lines are missing, not judged: not a verdict
+        verdict.failed = reply2 is None  # ... but its lines are missing or unreadable: not a verdict
         return verdict
 
     # -- pairwise judge -----------------------------------------------------------------------
@@ -128,13 +124,8 @@ class Roles:
         async def one(i: int, order: str) -> str:
             first, second = (item.png_a, item.png_b) if order == "ab" else (item.png_b, item.png_a)
             messages = [user(text(prompt), text("Screenshot A:"), image(first), text("Screenshot B:"), image(second))]
-            reply, _ = await self._ask("pairwise", messages, sample=i)
-            if reply is None:
-                return ""
-            shown = parsers.parse_winner(reply)
-            if not shown:
-                self._unparsed()
-            return map_back(order, shown)
+            reply, _ = await self._ask("pairwise", messages, _has_winner, sample=i)
+            return "" if reply is None else map_back(order, parsers.parse_winner(reply))
 
         votes = await asyncio.gather(*(one(i, order) for i, order in enumerate(ABBA_ORDER)))
         return abba_result(list(votes))
@@ -201,14 +192,29 @@ class Roles:
             step_number=i + 1,
             n_steps=len(item.steps),
         )
-        reply, _ = await self._ask(role, [user(text(prompt))])
-        if reply is None:
-            return None
-        label = parsers.parse_verdict(reply)
-        if label is None:
-            self._unparsed()
-            return 0
-        return label
+        reply, _ = await self._ask(role, [user(text(prompt))], _has_verdict)
+        return None if reply is None else parsers.parse_verdict(reply)
+
+
+# what each role can read in a reply (``Roles._ask``'s ``valid``): anything else is a failed verdict
+def _has_code_verdict(reply: str) -> bool:
+    return parsers.is_non_react(reply) or parsers.parse_score(reply) is not None
+
+
+def _has_score(reply: str) -> bool:
+    return parsers.parse_score(reply) is not None
+
+
+def _has_lines(reply: str) -> bool:
+    return parsers.has_field(reply, "LINE_ANALYSIS")
+
+
+def _has_winner(reply: str) -> bool:
+    return parsers.parse_winner(reply) != ""
+
+
+def _has_verdict(reply: str) -> bool:
+    return parsers.parse_verdict(reply) is not None
 
 
 def _label(value: int) -> str:

@@ -1,7 +1,8 @@
 """Inputs and verdicts of the four judge roles (docs/method.md §5); shared by rewards, tasks and evaluation.
 
-Scores are already clipped to [0, 10] and divided by 10. A missing or unparseable score gives
-``ok=False``, ``score=0.0`` and no lines (docs/method.md §5 failure rule).
+Scores are already clipped to [0, 10] and divided by 10. A call with no reply, or with a reply that
+cannot be read, gives a failed verdict: ``failed=True``, ``ok=False``, ``score=0.0``, no lines, and the
+reason in ``error`` (docs/method.md §5): the rollout is excluded, never trained on that 0.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class CodeVerdict:
     ok: bool = True
     raw: str = ""
     error: str = ""  # why ok is False: unparseable reply, failed call (after retries), ...
-    failed: bool = False  # the call gave no reply (not a verdict: the rollout must not train on it)
+    failed: bool = False  # no reply, or one that cannot be read (not a verdict: the rollout must not train on it)
 
 
 @dataclass
@@ -49,7 +50,7 @@ class ScreenshotVerdict:
     ok: bool = True
     raw: str = ""
     error: str = ""  # why ok is False: no screenshot, unparseable reply, failed call, ...
-    failed: bool = False  # a call gave no reply (not a verdict: the rollout must not train on it)
+    failed: bool = False  # a call gave no reply, or one that cannot be read (not a verdict: must not train)
 
 
 @dataclass

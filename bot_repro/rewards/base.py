@@ -18,8 +18,8 @@ from typing import Any, Protocol
 from bot_repro.config_schema import NON_NEGATIVE, checked
 from bot_repro.registry import Registry
 
-# RewardResult.excluded's reasons (each logged as excluded/<reason>): a judge call gave no reply; a
-# checker worker was stopped (bot_repro/tasks/stalls.py)
+# RewardResult.excluded's reasons (each logged as excluded/<reason>): a judge gave no verdict (no reply,
+# or one that cannot be read); a checker worker was stopped (bot_repro/tasks/stalls.py)
 JUDGE_OUTAGE = "judge_outage"
 WORKER_STALLED = "worker_stalled"
 EXCLUSIONS = (JUDGE_OUTAGE, WORKER_STALLED)
@@ -60,7 +60,7 @@ class RewardResult:
     info: free-form detail kept with saved rollouts (diagnostics, failure reasons, ...).
     excluded: why this completion has no score and must not train (one of ``EXCLUSIONS``), or None
         when its score is a real verdict. Its G and S are then placeholders that no estimator may read
-        (docs/method.md §3); an unparseable judge reply is a verdict, not an exclusion.
+        (docs/method.md §3); an unparseable judge reply is no verdict either (``judge_outage``).
     """
 
     global_score: float

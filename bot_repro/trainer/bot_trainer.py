@@ -7,7 +7,8 @@ TRL's (configured through GRPOConfig fields). This class only orchestrates: per 
 the rewards from all processes and hands them to ``advantage_step``; DAPO's resampling is
 ``dynamic_sampling.refill``; what is logged and saved is ``step_log``'s, written by the run folder's
 writers. Rollouts without a score (``RewardResult.excluded``) take their groups out of the round
-(``advantage_step``); a step whose judge is down follows ``judge.on_outage`` (``outage``).
+(``advantage_step``); a step whose judge is down, or in which no group kept a scored rollout, follows
+``judge.on_outage``, and a step whose loss has no token makes no optimizer step (``outage``).
 
 Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
 The rest of the logging describes the batch that trains (after dynamic sampling drops groups),
@@ -20,7 +21,7 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 - ``Trainer._issue_warnings_after_load(load_result)``: overridden to drop the tied-head false alarm.
 - ``Trainer._save_checkpoint(model, trial)``: the checkpoint a judge outage stop saves (``outage``), with
   the ``on_save`` event after it as ``save_steps`` fires it; ``on_pre_optimizer_step`` (a callback event)
-  for a skipped step.
+  for a step that makes no update.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
 - ``GRPOTrainer._get_per_token_logps_and_entropies`` (the loss's logprobs; ``shared_prefix``) and
@@ -52,7 +53,7 @@ from bot_repro.trainer.advantage_step import (
     round_advantages,
 )
 from bot_repro.trainer.dynamic_sampling import refill
-from bot_repro.trainer.outage import OutageGuard, SkipUpdate
+from bot_repro.trainer.outage import NoEmptyUpdate, OutageGuard
 from bot_repro.trainer.step_log import batch_metrics, exclusion_metrics, rollout_rows
 from bot_repro.trainer.token_reward import ScoredBatch, TokenRewardFunction
 from bot_repro.trainer.vllm_engine import Engine, adapt_sync, engine_arguments
@@ -98,9 +99,11 @@ class BoTGRPOTrainer(GRPOTrainer):
         judge = token_reward.judge
         self.outage = OutageGuard(judge, judge.opts.on_outage if judge else "skip",
                                   judge.opts.outage_max_wait_s if judge else 0.0, self._any_rank, self._outage_checkpoint)
-        self.add_callback(SkipUpdate(self.outage))
+        self.add_callback(NoEmptyUpdate(self.outage, self._pop_loss_tokens))
         self._excluded: Counter = Counter()  # rollouts without a score this step, by reason
         self._excluded_groups = 0
+        self._scored_rollouts = 0  # rollouts this step scored (every round and process): excluded/out_of
+        self._loss_tokens = 0  # tokens the loss has seen since the last optimizer step (this process)
 
     def generation_info(self) -> dict:
         """What generated the rollouts (run.json's ``generation``)."""
@@ -137,6 +140,25 @@ class BoTGRPOTrainer(GRPOTrainer):
             return flag
         return bool(self.accelerator.gather(torch.tensor([float(flag)], device=self.accelerator.device)).max() > 0)
 
+    def _judged(self, scored: ScoredBatch) -> bool:
+        """Some group of the round, gathered from every process, has no excluded rollout."""
+        flags = torch.tensor([float(r.excluded is not None) for r in scored.results], device=self.accelerator.device)
+        if self.accelerator.num_processes > 1:
+            flags = self.accelerator.gather(flags)
+        return bool((flags.view(-1, self.num_generations).sum(1) == 0).any())
+
+    def compute_loss(self, model, inputs, *args, **kwargs):
+        if model.training:  # the tokens of this micro-batch that enter the loss (NoEmptyUpdate reads the sum)
+            self._loss_tokens += int(loss_mask(inputs).sum())
+        return super().compute_loss(model, inputs, *args, **kwargs)
+
+    def _pop_loss_tokens(self) -> int:
+        """The loss's tokens since the last optimizer step, summed over every process; resets the count."""
+        tokens, self._loss_tokens = self._loss_tokens, 0
+        if self.accelerator.num_processes > 1:
+            tokens = int(self.accelerator.gather(torch.tensor([tokens], device=self.accelerator.device)).sum())
+        return tokens
+
     def _outage_checkpoint(self) -> str | None:
         """A resumable checkpoint of the last finished step (None before the first), as ``save_steps`` makes."""
         if self.state.global_step == 0:
@@ -160,7 +182,7 @@ class BoTGRPOTrainer(GRPOTrainer):
 
     def _score_round(self, inputs: list[dict]) -> tuple[dict, ScoredBatch, RoundStats]:
         out = super()._generate_and_score_completions(inputs)
-        scored = self.outage.settle(self.token_reward.pop(), self.token_reward.rescore)
+        scored = self.outage.settle(self.token_reward.pop(), self.token_reward.rescore, self._judged)
         if scored.metrics:  # judged again after an outage: its judge counters join the step's
             self._add_to_logged(scored.metrics)
             scored.metrics = {}
@@ -171,6 +193,7 @@ class BoTGRPOTrainer(GRPOTrainer):
                                 dtype=torch.float32, device=mask.device)
         g_all, l_all, m_all, x_all = self._gather_padded(glob, local, mask.float(), excluded)
         self.generated_tokens += int(m_all.sum())  # every generated token, kept or dropped later
+        self._scored_rollouts += x_all.numel()
         stats = round_advantages(self.advantage, self.advantage_options, g_all, l_all, m_all, self.num_generations,
                                  excluded=x_all.bool())
         drops = drops_groups(self.advantage, self.advantage_options)
@@ -255,8 +278,8 @@ class BoTGRPOTrainer(GRPOTrainer):
         if self.accelerator.num_processes > 1:
             reasons = sum(gather_object([reasons]), Counter())
         logged = {**batch_metrics(stats, scored, self.num_generations, w_g, w_s),
-                  **exclusion_metrics(reasons, self._excluded_groups, self.outage.skip)}
-        self._excluded, self._excluded_groups = Counter(), 0
+                  **exclusion_metrics(reasons, self._excluded_groups, self.outage.skip, self._scored_rollouts)}
+        self._excluded, self._excluded_groups, self._scored_rollouts = Counter(), 0, 0
         for key, value in logged.items():
             self._metrics["train"][key].append(value)
         if self.rollout_dir is None or self.rollouts_per_step <= 0 or not self.accelerator.is_main_process:

@@ -65,13 +65,15 @@ def batch_metrics(stats: RoundStats, scored: ScoredBatch, k: int, w_g: float, w_
     return out
 
 
-def exclusion_metrics(reasons: Counter, groups: int, skipped: bool) -> dict[str, float]:
+def exclusion_metrics(reasons: Counter, groups: int, skipped: bool, out_of: int) -> dict[str, float]:
     """``excluded/<reason>``: rollouts without a score by why (``RewardResult.excluded``), summed over a
-    step's rounds and processes; ``excluded/groups``: groups left out for them; ``judge/step_skipped``:
-    1 when the step made no update for a judge outage (``judge.on_outage=skip``)."""
+    step's rounds and processes, and ``excluded/rollouts`` their sum; ``excluded/out_of``: every rollout
+    the step scored (the run's excluded share is their ratio over all steps, ``outage.excluded_note``);
+    ``excluded/groups``: groups left out for them; ``judge/step_skipped``: 1 when the step made no update
+    for a judge outage (``judge.on_outage=skip``)."""
     out = {f"excluded/{reason}": float(n) for reason, n in sorted(reasons.items())}
-    out.update({"excluded/rollouts": float(sum(reasons.values())), "excluded/groups": float(groups),
-                "judge/step_skipped": float(skipped)})
+    out.update({"excluded/rollouts": float(sum(reasons.values())), "excluded/out_of": float(out_of),
+                "excluded/groups": float(groups), "judge/step_skipped": float(skipped)})
     return out
 
 

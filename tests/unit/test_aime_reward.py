@@ -132,7 +132,7 @@ def test_judge_bad_verdicts_score_zero_with_reason():
 
 
 def test_a_solution_whose_step_calls_failed_is_excluded_not_scored():
-    """step_judge gives None for a solution without replies (outage) and 0s for unparseable replies."""
+    """step_judge gives None for a solution without verdicts (no reply, or unreadable ones) and labels else."""
     judge = FakeJudge(lambda item: None if "15" in item.steps[1] else [0, 0, 0])
     other = SOLUTION.replace("2 * 7 = 15", "2 * 7 = 14")
     failed, unparsed = source({"step_source": "judge"}, judge=judge).score([SOLUTION, other], [ROW, ROW])

@@ -61,9 +61,9 @@ def test_logged_rewards_leave_the_excluded_groups_out():
 
 
 def test_exclusion_metrics_count_by_reason():
-    out = exclusion_metrics(Counter({"judge_outage": 3, "worker_stalled": 1}), groups=2, skipped=False)
+    out = exclusion_metrics(Counter({"judge_outage": 3, "worker_stalled": 1}), groups=2, skipped=False, out_of=16)
     assert out == {"excluded/judge_outage": 3.0, "excluded/worker_stalled": 1.0, "excluded/rollouts": 4.0,
-                   "excluded/groups": 2.0, "judge/step_skipped": 0.0}
+                   "excluded/out_of": 16.0, "excluded/groups": 2.0, "judge/step_skipped": 0.0}
 
 
 def test_verl_drops_the_group_of_a_masked_excluded_row():
@@ -84,3 +84,16 @@ def test_verl_drops_the_group_of_a_masked_excluded_row():
     rewards = torch.cat([torch.tensor([1.0, 0.0, 0.3, 1e6, 0.5, 0.9])[:, None], torch.zeros(6, 3)], dim=1)
     adv, _ = make_estimator("bot_grpo")(rewards, mask, index=["b", "a", "c", "b", "a", "c"])
     assert (adv[[0, 3]] == 0).all() and (adv[[1, 2, 4, 5]].abs().sum(1) > 0).all()
+
+
+def test_verl_says_when_no_group_of_a_batch_was_scored(caplog):
+    """Every group dropped: zero advantages, and a WARNING that verl's optimizer still steps (the plugin
+    cannot stop it; the TRL trainer makes no update, tests/integration/test_judge_faults_train.py)."""
+    from bot_repro.integrations.verl.estimators import make_estimator
+
+    mask = torch.ones(4, 3)
+    mask[[0, 3]] = 0  # one excluded row in each group
+    rewards = torch.cat([torch.tensor([1.0, 0.0, 0.3, 0.5])[:, None], torch.zeros(4, 3)], dim=1)
+    with caplog.at_level("WARNING", logger="bot_repro.integrations.verl.estimators"):
+        adv, _ = make_estimator("bot_grpo")(rewards, mask, index=["a", "a", "b", "b"])
+    assert (adv == 0).all() and "optimizer step still runs" in caplog.text

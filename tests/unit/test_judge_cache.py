@@ -99,8 +99,8 @@ def test_failures_are_not_cached(tmp_path):
         (0, None, 0.5, 1.0),  # base 1 s, jitter factor in [0.5, 1]
         (2, None, 2.0, 4.0),
         (10, None, 5.0, 10.0),  # capped at backoff_max_s = 10
-        (0, 3.0, 3.0, 3.0),  # the server asks for longer: honoured
-        (0, 500.0, 60.0, 60.0),  # ... up to retry_after_max_s
+        (0, 3.0, 3.0, 4.5),  # the server asks for longer: honoured, spread by a factor in [1, 1.5]
+        (0, 500.0, 60.0, 90.0),  # ... up to retry_after_max_s
         (3, 0.1, 4.0, 8.0),  # a shorter Retry-After does not shorten the backoff
     ],
 )

@@ -19,18 +19,18 @@ def client(tmp_path_factory):
         yield judge
 
 
-def test_garbage_code_verdicts_are_failures(client):
+def test_garbage_code_verdicts_are_failed_verdicts(client):
     verdicts = client.code_judge([CodeJudgeInput("make a button", "const A = () => <button/>;")], with_lines=True)
-    assert [(v.ok, v.score, v.lines, v.non_react) for v in verdicts] == [(False, 0.0, [], False)]
-    assert verdicts[0].error == "unparseable judge reply"
+    assert [(v.ok, v.failed, v.score, v.lines, v.non_react) for v in verdicts] == [(False, True, 0.0, [], False)]
+    assert verdicts[0].error.startswith("unparseable judge reply: ")
     metrics = client.pop_metrics()
     assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (1.0, 1.0, 0.0)
     assert metrics["judge/tokens_in"] > 0 and 0 < metrics["judge/tokens_out"] <= 12
 
 
-def test_garbage_step_verdicts_are_zero(client):
+def test_garbage_step_verdicts_leave_the_solution_without_labels(client):
     labels = client.step_judge([StepJudgeInput("1+1?", ["1+1=2", "so 2"])], strategy="context_aware")
-    assert labels == [[0, 0]]
+    assert labels == [None]  # an unreadable verdict is no verdict: the solution is excluded, not scored 0
 
 
 def test_images_on_a_text_only_model_fail_cleanly(client):

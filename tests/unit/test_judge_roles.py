@@ -77,15 +77,16 @@ def test_context_aware_shows_earlier_verdicts_in_order():
     assert "Your verdict" not in prompts[0]
 
 
-def test_unparseable_step_reply_is_zero_and_does_not_cut():
+def test_an_unparseable_step_reply_leaves_the_solution_without_labels():
+    """An unreadable reply is no verdict (docs/method.md §5): the solution is excluded, not scored 0."""
     def judge(m):
         return "hmm, hard to say" if _step_no(m) == 2 else "VERDICT: +1"
 
     with scripted_client(judge) as client:
         labels = client.step_judge([StepJudgeInput("p", STEPS[:4])], strategy="error_propagation")
         metrics = client.pop_metrics()
-    assert labels == [[1, 0, 1, 1]]
-    assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (4.0, 1.0, 0.0)
+    assert labels == [None]
+    assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (2.0, 1.0, 0.0)
 
 
 @pytest.mark.parametrize("strategy", ["independent", "context_aware", "error_propagation"])
@@ -139,7 +140,8 @@ def test_two_turn_unparseable_first_turn_skips_second():
     with scripted_client(lambda m: "Looks great!") as client:
         verdict = client.screenshot_judge([ScreenshotInput("p", PNG, CODE)], mode="two_turn")[0]
         assert len(client.backend.calls) == 1
-    assert (verdict.ok, verdict.score, verdict.error) == (False, 0.0, "unparseable judge reply")
+    assert (verdict.ok, verdict.score, verdict.failed) == (False, 0.0, True)
+    assert verdict.error == "unparseable judge reply: 'Looks great!'"
 
 
 def test_screenshot_modes_show_code_only_with_lines():

@@ -108,15 +108,17 @@ def test_judge_failure_excludes_the_response_and_says_why():
     assert res.excluded == "judge_outage" and "judge down" in res.info["judge_error"]
 
 
-def test_a_failed_call_excludes_while_an_unparseable_reply_is_a_verdict():
+def test_a_failed_call_and_an_unparseable_reply_both_exclude():
+    """Neither is a verdict (docs/method.md §5): the judge returns both as failed verdicts, the reward excludes."""
     failed = CodeVerdict(0.0, ok=False, error="judge call failed: timeout", failed=True)
-    unparsed = CodeVerdict(0.0, ok=False, error="unparseable judge reply")
+    unparsed = CodeVerdict(0.0, ok=False, error="unparseable judge reply: 'I would rather not say.'", failed=True)
     shots = [ScreenshotVerdict(0.6)] * 2 + [ScreenshotVerdict(0.0, ok=False, error="judge call failed", failed=True)]
     judge = FakeJudge(code=[failed, unparsed, CodeVerdict(0.5)], shots=shots)
     outs = [outcome(compiled=True, png=b"png")] * 3
     res = reward({"code_judge_lines": False, "vlm_judge": "global"}, judge).score_outcomes(outs, [{}] * 3)
-    assert [r.excluded for r in res] == ["judge_outage", None, "judge_outage"]  # the 3rd: its screenshot call
-    assert res[1].components["code_judge"] == 0.0 and res[0].info["judge_error"].startswith("judge call failed")
+    assert [r.excluded for r in res] == ["judge_outage"] * 3  # the 3rd: its screenshot call
+    assert res[0].info["judge_error"].startswith("judge call failed")
+    assert res[1].info["judge_error"].startswith("unparseable judge reply")
 
 
 def test_judge_required_when_enabled_and_bad_params():

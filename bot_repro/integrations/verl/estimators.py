@@ -18,6 +18,7 @@ This module does not import verl; ``plugin.register_estimators`` registers the f
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,6 +30,7 @@ from bot_repro.algorithms.advantages import validate_options
 from bot_repro.config_schema import ConfigError
 from bot_repro.integrations.verl.layout import group_rows, scatter_rows, unpack_split
 
+log = logging.getLogger(__name__)
 ESTIMATORS = tuple(name for name, fn in ADVANTAGES.items() if fn.info.verl)
 OPTIONS_KEY = "bot_options"  # algorithm.bot_options in verl's config
 # the rewards arrive weighted (the reward manager applied reward.w_g / reward.w_s), so the estimator's are 1
@@ -87,6 +89,11 @@ def make_estimator(name: str) -> Callable[..., tuple[Tensor, Tensor]]:
         groups = group_rows(index, response_mask)
         bs = response_mask.shape[0]
         if groups.n_groups == 0:
+            if bs:  # every group dropped (a rollout without a score, or no tokens): verl steps its optimizer
+                # anyway, which an estimator cannot stop; say so
+                log.warning("%s: no group of this batch of %d rows has a scored rollout: zero advantages, but verl's "
+                            "optimizer step still runs (AdamW's moments move the weights); the TRL trainer makes no "
+                            "update here (docs/method.md §3)", name, bs)
             advantages = torch.zeros(response_mask.shape, dtype=torch.float32, device=response_mask.device)
         else:
             order = torch.as_tensor(groups.order, device=response_mask.device)

@@ -122,6 +122,7 @@ class TokenRewardScorer:
             logger.warning("bot_token: %d of %d rollouts have no score (%s); their groups get no advantage", excluded,
                            len(batch.results), ", ".join(sorted({r.excluded for r in batch.results if r.excluded})))
         if self.judge is not None:
+            self.judge.check_replies()  # one WARNING when too many of the batch's replies could not be read
             metrics = self.judge.pop_metrics()
             if metrics:
                 logger.info("bot_token judge metrics: %s", metrics)

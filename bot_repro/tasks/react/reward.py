@@ -9,9 +9,9 @@ switch, so the reward stacks of figures 4 and 10 (docs/method.md §6) are config
 line penalties with the decay window (``RewardCfg.window``, which this module never reads) and maps
 them to tokens; this module never sees tokens.
 
-A judge call that gave no reply (``failed`` verdict, or the whole batch call raised) is not a
-score: the response is marked ``excluded="judge_outage"`` and does not train (docs/method.md §3); its
-components keep placeholder 0s. An unparseable reply is a verdict and keeps its failure value.
+A judge call that gave no verdict (a ``failed`` verdict: no reply, or one that cannot be read; or the
+whole batch call raised) is not a score: the response is marked ``excluded="judge_outage"`` and does not
+train (docs/method.md §3); its components keep placeholder 0s.
 """
 
 from __future__ import annotations
