@@ -1,0 +1,94 @@
+"""A run folder has one owner (issue #53): ``run.lock`` refuses a second holder naming the live PIDs,
+a launcher's shared lock stays held while its writer lives, and a lock whose holders died is taken
+over, naming them. Holders are real processes (``flock`` belongs to its process), each waited on
+until it says it holds the lock."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bot_repro.run_folder import RunFolderBusy, RunLock, check_free, process_alive
+from bot_repro.run_folder.lock import LAUNCHER, RANK0, RUN
+from bot_repro.run_folder.schema import LOCK
+from tests.conftest import REPO
+
+HOLD = """
+import sys
+from pathlib import Path
+from bot_repro.run_folder.lock import RunLock
+run_dir, role = Path(sys.argv[1]), sys.argv[2]
+lock = RunLock.join(run_dir, role) if role == "rank 0" else RunLock.take(run_dir, role)
+if role == "launcher":
+    lock.share()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def _holder(run_dir, role: str) -> subprocess.Popen:
+    """A process holding ``run_dir``'s lock as ``role`` (``rank 0`` joins a launcher's) until killed."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(run_dir), role], cwd=REPO, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()  # blocks until it holds the lock or exits
+    assert line == "held\n", proc.communicate()[1][-2000:]
+    return proc
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    proc.kill()
+    proc.wait()
+
+
+def test_a_held_lock_refuses_a_second_run_naming_its_pid_and_a_dead_ones_is_taken_over(tmp_path):
+    run_dir = tmp_path / "run"
+    holder = _holder(run_dir, RUN)
+    try:
+        for attempt in (lambda: RunLock.take(run_dir, RUN), lambda: check_free(run_dir)):
+            with pytest.raises(RunFolderBusy, match=rf"PID {holder.pid} \(run\) on .* since .*kill {holder.pid}\)"):
+                attempt()
+    finally:
+        _kill(holder)  # SIGKILL: the lock goes with the process, its record stays
+    assert not process_alive(holder.pid)
+    check_free(run_dir)  # stale: free
+    lock = RunLock.take(run_dir, RUN)
+    assert [r["pid"] for r in lock.stale] == [holder.pid]
+    assert lock.taken_over().endswith(f"taking over from PID {holder.pid} (run) on " +
+                                      f"{lock.stale[0]['host']} since {lock.stale[0]['since']}, which is gone")
+    assert [json.loads(x)["role"] for x in (run_dir / LOCK).read_text().splitlines()] == [RUN]
+    lock.release()
+    assert (run_dir / LOCK).read_text() == ""  # released cleanly: the next run has nothing to take over
+    again = RunLock.take(run_dir, RUN)
+    assert again.stale == [] and again.taken_over() == ""
+    again.release()
+
+
+def test_a_launchers_lock_stays_held_while_its_writer_lives(tmp_path):
+    run_dir = tmp_path / "run"
+    launcher = _holder(run_dir, LAUNCHER)
+    writer = _holder(run_dir, RANK0)  # joins the launcher's shared lock
+    try:
+        with pytest.raises(RunFolderBusy, match=rf"PID {launcher.pid} \(launcher\).*PID {writer.pid} \(rank 0\)"):
+            RunLock.take(run_dir, RUN)
+        _kill(launcher)
+        with pytest.raises(RunFolderBusy) as busy:  # the writer still holds it: named, the dead launcher not
+            RunLock.take(run_dir, RUN)
+        assert f"PID {writer.pid} (rank 0)" in str(busy.value) and f"PID {launcher.pid}" not in str(busy.value)
+    finally:
+        _kill(launcher)
+        _kill(writer)
+    lock = RunLock.take(run_dir, RUN)
+    assert [(r["pid"], r["role"]) for r in lock.stale] == [(launcher.pid, LAUNCHER), (writer.pid, RANK0)]
+    lock.release()
+
+
+def test_a_run_of_this_process_holds_against_another_take(tmp_path):
+    """flock is per open file: a second take in the same process is refused as well (in-process runs)."""
+    lock = RunLock.take(tmp_path / "run", RUN)
+    with pytest.raises(RunFolderBusy):
+        RunLock.take(tmp_path / "run", RUN)
+    lock.release()
+    RunLock.take(tmp_path / "run", RUN).release()
