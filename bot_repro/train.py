@@ -128,7 +128,8 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
             lock.release()
 
 
-def _train(cfg: DictConfig, run_cfg: RunConfig, run_dir: Path, model_check, say: bool, sweep_job: bool) -> Path:
+def _train(cfg: DictConfig, run_cfg: RunConfig, run_dir: Path, model_check: model_preflight.Preflight | None, say: bool,
+           sweep_job: bool) -> Path:
     """The training of ``run``, in this process, once the run folder is this run's."""
     distributed.barrier()  # every rank has checked the folder before the first one writes to it
     if is_main():

@@ -1,11 +1,13 @@
 """A run folder has one owner (issue #53): ``run.lock`` refuses a second holder naming the live PIDs,
 a launcher's shared lock stays held while its writer lives, and a lock whose holders died is taken
 over, naming them. Holders are real processes (``flock`` belongs to its process), each waited on
-until it says it holds the lock."""
+until it says it holds the lock. Hydra's side: a live run's folder is refused before Hydra writes into it,
+and a refused run removes only the folders its Hydra made."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -92,3 +94,42 @@ def test_a_run_of_this_process_holds_against_another_take(tmp_path):
         RunLock.take(tmp_path / "run", RUN)
     lock.release()
     RunLock.take(tmp_path / "run", RUN).release()
+
+
+def _hydra_config(run_dir, resume=False):
+    from omegaconf import OmegaConf
+
+    return OmegaConf.create({"hydra": {"run": {"dir": str(run_dir)}}, "resume": resume})
+
+
+def test_a_refused_run_removes_only_the_folders_its_hydra_made(tmp_path):
+    from bot_repro.trainer.run_dir import FolderGuard, discard_new_folder
+
+    (tmp_path / "mine").mkdir()  # the user's, before the run
+    run_dir = tmp_path / "mine" / "a" / "b" / "run"
+    FolderGuard().on_run_start(_hydra_config(run_dir))  # before Hydra makes anything
+    (run_dir / ".hydra").mkdir(parents=True)  # what Hydra then makes
+    discard_new_folder(run_dir)
+    assert not (tmp_path / "mine" / "a").exists() and (tmp_path / "mine").is_dir()
+
+    old = tmp_path / "old"  # a folder from before, holding only Hydra's files: not this run's to remove
+    (old / ".hydra").mkdir(parents=True)
+    FolderGuard().on_run_start(_hydra_config(old, resume=True))
+    discard_new_folder(old)
+    assert (old / ".hydra").is_dir()
+
+
+def test_a_live_runs_folder_is_refused_before_hydra_writes_there(tmp_path, capsys):
+    from bot_repro.trainer.run_dir import FolderGuard
+
+    lock = RunLock.take(tmp_path / "run", RUN)
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            FolderGuard().on_run_start(_hydra_config(tmp_path / "run", resume=True))
+    finally:
+        lock.release()
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"run folder in use: {tmp_path / 'run'} is in use by a run that is still alive") and \
+        f"PID {os.getpid()} (run)" in err
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [LOCK]
