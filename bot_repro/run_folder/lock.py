@@ -18,6 +18,7 @@ import os
 import socket
 import sys
 import time
+import weakref
 from pathlib import Path
 
 from bot_repro.run_folder.schema import LOCK
@@ -103,6 +104,7 @@ class RunLock:
     def __init__(self, run_dir: Path, fd: int, owner: bool, stale: list[dict]):
         self.run_dir, self.fd, self.owner = run_dir, fd, owner
         self.stale = stale  # the records of holders that died holding it (taken over)
+        _HELD.add(self)
 
     @classmethod
     def take(cls, run_dir: Path, role: str) -> RunLock:
@@ -145,6 +147,21 @@ class RunLock:
             os.ftruncate(self.fd, 0)
         os.close(self.fd)
         self.fd = None
+
+
+# A forked child (a multiprocessing worker) shares its parent's descriptors, and a flock lives while any
+# descriptor of it is open: the child lets go of its copies, so that the lock ends with the run's own process.
+_HELD: weakref.WeakSet[RunLock] = weakref.WeakSet()
+
+
+def _forget_in_child() -> None:
+    for lock in list(_HELD):
+        if lock.fd is not None:
+            os.close(lock.fd)  # the parent's lock stays: its own descriptor is still open
+            lock.fd = None
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def _line(role: str) -> bytes:

@@ -29,6 +29,7 @@ from bot_repro.trainer.run_dir import Terminated, discard_new_folder
 LAUNCHER_PID = "BOT_REPRO_LAUNCHER_PID"  # set by ``launch`` for its ranks: the process they must not outlive
 # a rank whose launcher died gets SIGTERM (rank 0 records the kill in run.json), and is ended this long after
 GRACE_S = 3
+GONE: list[int] = []  # the launcher's PID once this rank's watch has found it gone (for run.json's error)
 
 
 def launched() -> bool:
@@ -122,6 +123,7 @@ def _watch(parent: int, launcher: int | None) -> None:
     while os.getppid() == parent and (launcher is None or process_alive(launcher)):
         time.sleep(0.2)
     gone = parent if os.getppid() != parent else launcher
+    GONE.append(gone)
     os.kill(os.getpid(), signal.SIGTERM)
     # the kernel ends the process GRACE_S later (SIGALRM's default action), whatever Python is doing then: a
     # thread of it would not run once the interpreter shuts down, where a rank can wait on its dead peers
@@ -135,9 +137,12 @@ class RanksFailed(RuntimeError):
 
 
 def describe(exc: BaseException) -> str:
-    """The error ``run.json`` records; under a launch, says that a SIGTERM may come from another rank."""
+    """The error ``run.json`` records; under a launch, says where a SIGTERM came from: the rank's watch, its
+    launcher being gone, or else the launcher, which stops every rank when one fails."""
     text = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, Terminated) and ranks.world_size() > 1:
-        text += (f" (rank {ranks.rank()} of {ranks.world_size()}: the launcher stops every rank this way when one "
-                 "rank fails or the job is cancelled; the failing rank's error is in the launcher's output)")
+        why = (f"its launcher (PID {GONE[0]}) is gone, so every rank stops" if GONE else
+               "the launcher stops every rank this way when one rank fails or the job is cancelled; the failing "
+               "rank's error is in the launcher's output")
+        text += f" (rank {ranks.rank()} of {ranks.world_size()}: {why})"
     return text

@@ -260,6 +260,8 @@ def test_a_live_runs_folder_is_refused_and_its_ranks_die_with_their_launcher(tmp
     print(f"no rank alive {time.monotonic() - killed:.1f} s after the launcher's process group was killed")
     launcher.wait()
     assert "is gone; stopping this rank" in log.read_text(), log.read_text()[-3000:]  # stopped by their watch
+    info = json.loads((run_dir / "run.json").read_text())  # rank 0 records the kill unless its grace ran out first
+    assert (info["status"], "launcher (PID" in (info.get("error") or "")) in {("killed", True), ("running", False)}, info
 
     # the next run finds the dead run's lock, takes it over saying so, and may resume from its checkpoint
     step = last_checkpoint(run_dir).name.split("-")[1]

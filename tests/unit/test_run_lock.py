@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -133,3 +134,30 @@ def test_a_live_runs_folder_is_refused_before_hydra_writes_there(tmp_path, capsy
     assert err.startswith(f"run folder in use: {tmp_path / 'run'} is in use by a run that is still alive") and \
         f"PID {os.getpid()} (run)" in err
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [LOCK]
+
+
+def test_a_forked_child_does_not_keep_the_lock(tmp_path):
+    """A multiprocessing worker forked by the run shares its descriptors: it must not hold the folder once the
+    run's own process is gone (the lock would look alive, naming dead PIDs)."""
+    holder = subprocess.Popen([sys.executable, "-c", """
+import os, signal, sys, time
+from pathlib import Path
+from bot_repro.run_folder.lock import RunLock
+lock = RunLock.take(Path(sys.argv[1]), "run")
+child = os.fork()
+if child == 0:
+    time.sleep(600)  # a worker that outlives its run
+    os._exit(0)
+print(child, flush=True)
+sys.stdin.read()
+""", str(tmp_path / "run")], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    child = int(holder.stdout.readline())
+    try:
+        with pytest.raises(RunFolderBusy):
+            check_free(tmp_path / "run")
+        _kill(holder)
+        assert process_alive(child)
+        RunLock.take(tmp_path / "run", RUN).release()  # free, though the forked child lives on
+    finally:
+        _kill(holder)
+        os.kill(child, signal.SIGKILL)
