@@ -225,6 +225,18 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _states(pids: list[int]) -> dict[int, str]:
+    """Each process's state and what it waits in (for a failure's message)."""
+    out = {}
+    for pid in pids:
+        try:
+            out[pid] = " ".join([(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split() or ["?"])[0],
+                                 Path(f"/proc/{pid}/wchan").read_text()])
+        except OSError as exc:
+            out[pid] = str(exc)
+    return out
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the ranks in /proc (Linux)")
 def test_a_live_runs_folder_is_refused_and_its_ranks_die_with_their_launcher(tmp_path):
     run_dir = tmp_path / "run"
@@ -255,7 +267,8 @@ def test_a_live_runs_folder_is_refused_and_its_ranks_die_with_their_launcher(tmp
     os.killpg(launcher.pid, signal.SIGKILL)  # the launcher and torchrun's agent; the ranks are in sessions of their own
     killed = time.monotonic()
     while alive := [pid for pid in ranks if process_alive(pid)]:
-        assert time.monotonic() - killed < 10, f"ranks {alive} still run 10 s after their launcher was killed"
+        assert time.monotonic() - killed < 10, (f"ranks {alive} still run 10 s after their launcher was killed: "
+                                                f"{_states(alive)}\n{log.read_text()[-3000:]}")
         time.sleep(0.1)
     print(f"no rank alive {time.monotonic() - killed:.1f} s after the launcher's process group was killed")
     launcher.wait()
