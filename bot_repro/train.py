@@ -29,14 +29,22 @@ from bot_repro.models.gguf import GgufUnavailableError
 from bot_repro.ranks import is_main
 from bot_repro.registry import UnknownNameError
 from bot_repro.rewards.base import JUDGE_OUTAGE
-from bot_repro.run_folder import config_path, has_metrics, read_metrics, run_json_path, status
+from bot_repro.run_folder import RunFolderBusy, config_path, read_metrics, run_json_path, status
 from bot_repro.run_folder.schema import METRICS
 from bot_repro.tasks.base import build_task
 from bot_repro.trainer import console, distributed
 from bot_repro.trainer.build import ModelUnavailableError, build_trainer
 from bot_repro.trainer.distributed import RanksFailed
 from bot_repro.trainer.outage import JudgeOutageStop, excluded_note
-from bot_repro.trainer.run_dir import ResumeState, RunRecord, check_resume_config, on_termination
+from bot_repro.trainer.run_dir import (
+    ResumeState,
+    RunRecord,
+    check_folder,
+    check_resume_config,
+    discard_new_folder,
+    on_termination,
+    refuse,
+)
 from bot_repro.trainer.vllm_engine import VllmEngineError
 
 
@@ -93,9 +101,9 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
     run_cfg = validate(cfg)  # before anything expensive, and before any folder exists
     check_resources(run_cfg, resources_explicit)
     run_cfg, model_check = check_model(run_cfg)
-    res = run_cfg.resources
     if run_cfg.judge is not None:
         preflight(run_cfg.judge)  # a missing API key is a config error, not a half-made run
+    check_folder(run_dir, bool(cfg.resume))  # not a finished run's unless resuming (a live run's: own, below)
     if cfg.resume:
         check_resume_config(run_dir, cfg)
         # the same config on a finished run (a continued sweep's): kept as it is
@@ -103,24 +111,32 @@ def run(cfg: DictConfig, run_dir: Path, resources_explicit: bool = True, launch_
             if say:
                 print(f"run directory: {run_dir} (completed earlier; kept)", flush=True)
             return run_dir
-    elif has_metrics(run_dir):
-        raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
-    processes = training_processes(res)
-    if processes > 1 and not distributed.launched():
-        if launch_args is None:
-            raise ConfigError(f"resources={res.name} trains in {processes} processes: start it from the command line "
-                              "(python -m bot_repro.train ..., which launches them) or under torchrun")
-        code = distributed.launch(processes, run_dir, launch_args)
-        if code != 0:
-            raise RanksFailed(f"the {processes} training processes ended with exit code {code}; see their output above "
-                              f"and {run_json_path(run_dir)}")
-        return run_dir
+    processes = training_processes(run_cfg.resources)
+    if processes > 1 and not distributed.launched() and launch_args is None:
+        raise ConfigError(f"resources={run_cfg.resources.name} trains in {processes} processes: start it from the command "
+                          "line (python -m bot_repro.train ..., which launches them) or under torchrun")
+    lock = distributed.own(run_dir, processes)  # held until the run ends: a second run on the folder is refused
+    try:
+        if processes > 1 and not distributed.launched():
+            code = distributed.launch(processes, run_dir, launch_args)
+            if code != 0:
+                raise RanksFailed(f"the {processes} training processes ended with exit code {code}; see their output "
+                                  f"above and {run_json_path(run_dir)}")
+            return run_dir
+        return _train(cfg, run_cfg, run_dir, model_check, say, sweep_job)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _train(cfg: DictConfig, run_cfg: RunConfig, run_dir: Path, model_check: model_preflight.Preflight | None, say: bool,
+           sweep_job: bool) -> Path:
+    """The training of ``run``, in this process, once the run folder is this run's."""
     distributed.barrier()  # every rank has checked the folder before the first one writes to it
     if is_main():
-        run_dir.mkdir(parents=True, exist_ok=True)
         saved = config_path(run_dir)
         if not saved.exists():  # Hydra's CLI writes it; in-process callers (tests, notebooks) get it here
-            saved.parent.mkdir(exist_ok=True)
+            saved.parent.mkdir(parents=True, exist_ok=True)
             OmegaConf.save(cfg, saved)  # as Hydra saves it
     if say:
         print(f"run directory: {run_dir}", flush=True)
@@ -173,19 +189,11 @@ def resume_command(overrides: Sequence[str], run_dir: Path) -> str:
     return " ".join(["python -m bot_repro.train", *kept, f"hydra.run.dir={run_dir}", "resume=true"])
 
 
-def _discard_if_unused(run_dir: Path) -> None:
-    """Remove a run folder that Hydra made for a run that failed validation (only its own files)."""
-    if run_dir.is_dir() and {p.name for p in run_dir.iterdir()} <= {".hydra", "train.log"}:
-        shutil.rmtree(run_dir, ignore_errors=True)
-        parent = run_dir.parent
-        while parent != Path.cwd() and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
-
-
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> None:
     hc = HydraConfig.get()
+    if distributed.launched():
+        distributed.die_with_launcher()
     run_dir = distributed.shared_run_dir(Path(hc.runtime.output_dir))  # one folder for all ranks
     try:
         run(cfg, run_dir, resources_explicit=resources_given(hc.overrides.task), launch_args=list(hc.overrides.task),
@@ -200,16 +208,14 @@ def main(cfg: DictConfig) -> None:
             print(f"run stopped: {exc}. Once the judge answers, resume with:\n  "
                   f"{resume_command(list(hc.overrides.task), run_dir)}", file=sys.stderr)
         sys.exit(3)
-    except (ConfigError, UnknownNameError, ModelUnavailableError, VllmEngineError) as exc:
+    except (ConfigError, UnknownNameError, ModelUnavailableError, VllmEngineError, RunFolderBusy) as exc:
         if not is_main():  # rank 0 reports it and tidies the folder
             sys.exit(2)
         if cfg.resume and hc.output_subdir:  # the refused attempt's own config folder goes; the run's stays
             shutil.rmtree(run_dir / hc.output_subdir, ignore_errors=True)
-        elif not cfg.resume:
-            _discard_if_unused(run_dir)
-        kind = "model not available" if isinstance(exc, ModelUnavailableError | VllmEngineError) else "config error"
-        print(f"{kind}: {exc}", file=sys.stderr)
-        sys.exit(2)
+        discard_new_folder(run_dir)  # and the folders its Hydra made, if nothing else is in them
+        refuse("model not available" if isinstance(exc, ModelUnavailableError | VllmEngineError)
+               else "run folder in use" if isinstance(exc, RunFolderBusy) else "config error", exc)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ r, alpha, dropout and target modules. Null settings mean the adapter's, else the
 
 Checked before any model loads (each a ``ConfigError`` naming the value and what is allowed): a
 rank or alpha that is not positive, a dropout outside [0, 1) (the schema), an adapter folder that
-is missing or not a LoRA adapter, an adapter whose ``adapter.json`` record's ``hash`` is not the
-sha256 of its ``adapter_model.safetensors``, a target module the model does not have (naming the
+is missing or not a LoRA adapter, an adapter file that does not parse (a JSON file, the safetensors
+header), an adapter whose ``adapter.json`` record's ``hash`` is not the sha256 of its
+``adapter_model.safetensors``, a target module the model does not have (naming the
 modules it has), and an adapter whose tensors do not fit the model's modules (read from the model's
 config on the meta device: no weights). peft, torch and transformers are imported only inside the
 functions that need them: the config door imports this module where peft is not installed (verl).
@@ -73,12 +74,24 @@ def resolve_adapter(spec: str) -> Path:
                           "a folder written by PeftModel.save_pretrained, or shipped:<name>")
     record = path / RECORD_FILE
     if record.is_file():
-        want, got = json.loads(record.read_text()).get("hash"), adapter_hash(path)
+        want, got = _read_json(record, spec).get("hash"), adapter_hash(path)
         if want != got:
             raise ConfigError(f"model.lora.adapter={spec!r}: {path / WEIGHTS_FILE} has sha256 {got}, but {record} "
                               f"records {want}: the weights changed since they were recorded; restore them "
                               f"(`{RESTORE}` for a shipped adapter) or record the new hash")
     return path
+
+
+def _read_json(path: Path, spec: str) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"model.lora.adapter={spec!r} is not allowed: {path} is not valid JSON ({exc}); "
+                          "save the adapter again (PeftModel.save_pretrained) or restore the file") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"model.lora.adapter={spec!r} is not allowed: {path} holds a {type(data).__name__}, "
+                          "not a JSON object")
+    return data
 
 
 def adapter_hash(path: str | Path) -> str:
@@ -98,7 +111,7 @@ def resolve(cfg: LoraCfg) -> LoraCfg:
     own = {"r": DEFAULT_R, "alpha": DEFAULT_ALPHA, "dropout": DEFAULT_DROPOUT, "target_modules": ALL_LINEAR}
     if cfg.adapter:
         path = resolve_adapter(cfg.adapter)
-        saved = json.loads((path / CONFIG_FILE).read_text())
+        saved = _read_json(path / CONFIG_FILE, cfg.adapter)
         if saved.get("peft_type") != "LORA":
             raise ConfigError(f"model.lora.adapter={cfg.adapter!r} is not allowed: {path / CONFIG_FILE} is a "
                               f"{saved.get('peft_type')} adapter; expected LORA")
@@ -173,22 +186,32 @@ def check_modules(cfg: LoraCfg, shapes: dict[str, tuple[int, ...]], model_name: 
 
 
 def _check_adapter_shapes(cfg: LoraCfg, path: Path, shapes: dict[str, tuple[int, ...]], model_name: str) -> None:
-    from safetensors import safe_open
+    from safetensors import SafetensorError, safe_open
 
-    with safe_open(str(path / WEIGHTS_FILE), "pt") as f:
-        for key in f.keys():
-            if ".lora_A." not in key and ".lora_B." not in key:
-                continue
-            module = key.removeprefix(PEFT_PREFIX).split(".lora_")[0]
-            if module not in shapes:
-                raise ConfigError(f"model.lora.adapter={cfg.adapter!r} does not fit model {model_name}: its tensor {key} "
-                                  f"is for a module {module!r} the model does not have (trained for another model?)")
-            shape = tuple(f.get_slice(key).get_shape())
-            out_dim, in_dim = shapes[module][0], shapes[module][-1]
-            want = (cfg.r, in_dim) if ".lora_A." in key else (out_dim, cfg.r)
-            if len(shapes[module]) == 2 and shape != want:
-                raise ConfigError(f"model.lora.adapter={cfg.adapter!r} does not fit model {model_name}: {key} has shape "
-                                  f"{list(shape)}, the module {module} needs {list(want)} (trained for another model?)")
+    try:
+        with safe_open(str(path / WEIGHTS_FILE), "pt") as f:
+            _check_tensors(cfg, f, shapes, model_name)
+    except SafetensorError as exc:
+        raise ConfigError(f"model.lora.adapter={cfg.adapter!r} is not allowed: {path / WEIGHTS_FILE} is not a readable "
+                          f"safetensors file ({exc}); save the adapter again (PeftModel.save_pretrained) or restore "
+                          f"the file (`{RESTORE}` for a shipped adapter)") from None
+
+
+def _check_tensors(cfg: LoraCfg, f, shapes: dict[str, tuple[int, ...]], model_name: str) -> None:
+    """Each LoRA tensor of the open safetensors file ``f`` against the model's module ``shapes``."""
+    for key in f.keys():
+        if ".lora_A." not in key and ".lora_B." not in key:
+            continue
+        module = key.removeprefix(PEFT_PREFIX).split(".lora_")[0]
+        if module not in shapes:
+            raise ConfigError(f"model.lora.adapter={cfg.adapter!r} does not fit model {model_name}: its tensor {key} "
+                              f"is for a module {module!r} the model does not have (trained for another model?)")
+        shape = tuple(f.get_slice(key).get_shape())
+        out_dim, in_dim = shapes[module][0], shapes[module][-1]
+        want = (cfg.r, in_dim) if ".lora_A." in key else (out_dim, cfg.r)
+        if len(shapes[module]) == 2 and shape != want:
+            raise ConfigError(f"model.lora.adapter={cfg.adapter!r} does not fit model {model_name}: {key} has shape "
+                              f"{list(shape)}, the module {module} needs {list(want)} (trained for another model?)")
 
 
 # ---- building and describing -----------------------------------------------------------------------------

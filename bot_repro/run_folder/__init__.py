@@ -1,4 +1,4 @@
-"""The run folder: its format (``schema``), its writers (``write``) and its readers (``read``).
+"""The run folder: its format (``schema``), its writers (``write``), its readers (``read``) and its lock (``lock``).
 
 One module owns what a run folder holds, so that the trainer (which writes it), the synthetic runs
 of tests and dry runs, the wandb export and the analysis (which reads it) cannot drift apart:
@@ -8,10 +8,12 @@ of tests and dry runs, the wandb export and the analysis (which reads it) cannot
   <run_dir>/run.json             provenance and status, with ``format_version``
   <run_dir>/checkpoints/, rollouts/step_NNNNNN.jsonl, eval/step_NNNNNN/
   <run_dir>/.hydra/overrides.yaml, hydra.yaml   Hydra's job overrides and group choices (``records``)
+  <run_dir>/run.lock             locked while a run writes the folder: its one owner (``lock``)
 
 It sits at layer 0 (stdlib, yaml and omegaconf only), below both the trainer and the analysis.
 """
 
+from bot_repro.run_folder.lock import RunFolderBusy, RunLock, check_free, process_alive
 from bot_repro.run_folder.read import (
     MetricsFormatError,
     RunFormatError,
@@ -48,9 +50,12 @@ __all__ = [
     "OVERRIDES",
     "FORMAT_VERSION",
     "MetricsFormatError",
+    "RunFolderBusy",
     "RunFormatError",
+    "RunLock",
     "X_COLUMNS",
     "append_metrics",
+    "check_free",
     "config_path",
     "copy_record",
     "has_metrics",
@@ -62,6 +67,7 @@ __all__ = [
     "status",
     "find_run_dirs",
     "portable_command",
+    "process_alive",
     "read_config",
     "read_metrics",
     "read_run_info",

@@ -21,6 +21,7 @@ RUN_INFO = "run.json"
 CHECKPOINTS = "checkpoints"
 ROLLOUTS = "rollouts"
 EVAL = "eval"
+LOCK = "run.lock"  # held while a run writes the folder; one JSON line per holder (``lock.RunLock``)
 
 # every metrics.jsonl record's x-axes: required from step 1 on, 0 on step 0 when absent
 X_COLUMNS = ("step", "time", "generated_tokens")

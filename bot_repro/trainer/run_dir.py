@@ -5,6 +5,10 @@ run records there: ``.hydra/`` (the composed config of the first attempt, writte
 resumed attempt keeps its own in ``.hydra/resume-<time>/``), ``run.json`` (git SHA, package versions,
 hardware, seed, host, command, times, exit status, peak memory, one entry per attempt) and the checkpoints; in a
 run of several processes only rank 0 writes them.
+Who may write the folder: not a live run's (its lock, ``bot_repro.run_folder.lock``), not a finished run's
+unless resuming (``check_folder``), asked by ``FolderGuard`` before Hydra makes or writes anything and again
+by ``train.run``, which then holds the lock (``distributed.own``); a refused run takes away only the folders
+its Hydra made (``discard_new_folder``).
 ``ResumeState`` is everything resume needs in one place: the checkpoint, ``metrics.jsonl``
 truncated to its step so that every step appears exactly once, and the counters TRL does not
 know about (generated tokens, training seconds).
@@ -18,6 +22,7 @@ import logging
 import os
 import platform
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,14 +30,19 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
+from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 from transformers import TrainerCallback
 
 from bot_repro import ranks
 from bot_repro.config_schema import ConfigError
 from bot_repro.run_folder import (
+    RunFolderBusy,
+    check_free,
     config_path,
+    has_metrics,
     portable_command,
     read_run_json,
     truncate_metrics,
@@ -126,6 +136,68 @@ def hardware() -> dict[str, object]:
     for var in ("ATEN_CPU_CAPABILITY", "MKL_CBWR"):
         info[var] = os.environ.get(var)
     return info
+
+
+# Hydra's own files in a fresh run folder: a folder holding only these has no run in it
+HYDRA_FILES = {".hydra", "train.log"}
+# the folders Hydra is about to make for this process's run or sweep, noted by FolderGuard before it makes them
+NEW_FOLDERS: list[Path] = []
+
+
+def refuse(kind: str, message: object) -> NoReturn:
+    """A refused run's one line on stderr and exit code 2."""
+    print(f"{kind}: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+def check_folder(run_dir: Path, resume: bool) -> None:
+    """``ConfigError`` if ``run_dir`` holds a run and this is no resume (a live run's lock: ``own``'s to refuse)."""
+    if not resume and has_metrics(run_dir):
+        raise ConfigError(f"{run_dir} already holds a run; pass resume=true to continue it or choose another run dir")
+
+
+class FolderGuard(Callback):
+    """Hydra callback (conf/train.yaml): before Hydra makes the run's folder and writes its config there,
+    refuse a folder a live run holds or that ``check_folder`` refuses (so a refused run writes nothing into
+    another run's folder), and note the folders Hydra will make (``NEW_FOLDERS``). The ranks of one launch
+    leave the lock to rank 0 (``distributed.own``): a probe of theirs could meet rank 0 taking it."""
+
+    def on_run_start(self, config: DictConfig, **kwargs) -> None:
+        run_dir = _note_new(OmegaConf.select(config, "hydra.run.dir"))
+        if ranks.world_size() == 1:
+            try:
+                check_free(run_dir)
+                check_folder(run_dir, bool(config.resume))
+            except RunFolderBusy as exc:
+                refuse("run folder in use", exc)
+            except ConfigError as exc:
+                refuse("config error", exc)
+
+    def on_multirun_start(self, config: DictConfig, **kwargs) -> None:
+        _note_new(OmegaConf.select(config, "hydra.sweep.dir"))  # its jobs' folders lie inside
+
+
+def _note_new(folder: str) -> Path:
+    path = Path(folder).absolute()
+    NEW_FOLDERS[:] = [p for p in (path, *path.parents) if not p.exists()]
+    return path
+
+
+def _made_here(path: Path) -> bool:
+    return any(new == path or new in path.parents for new in NEW_FOLDERS)
+
+
+def discard_new_folder(run_dir: Path) -> None:
+    """Remove ``run_dir`` if this process's Hydra made it and it holds only Hydra's files, then each parent
+    Hydra made for it that is left empty: a refused run takes away what it made, and only that."""
+    run_dir = Path(run_dir).absolute()
+    if not (_made_here(run_dir) and run_dir.is_dir() and {p.name for p in run_dir.iterdir()} <= HYDRA_FILES):
+        return
+    shutil.rmtree(run_dir, ignore_errors=True)
+    for parent in run_dir.parents:
+        if not _made_here(parent) or any(parent.iterdir()):
+            break
+        parent.rmdir()
 
 
 class Terminated(BaseException):

@@ -6,7 +6,10 @@
   for every rollout, the same loss and the same gradient, for grpo, pure, bot_grpo (groups split
   across ranks, ragged lengths) and DAPO's dynamic sampling; breaking the gather or the rank slice
   makes the comparison fail;
-- a dying rank or a SIGTERM ends the whole run, recorded in run.json, without a hang.
+- a dying rank or a SIGTERM ends the whole run, recorded in run.json, without a hang;
+- the run folder has one owner (issue #53): a ``resume=true`` on a live 2-process run is refused naming
+  its PIDs; killing its launcher's process group with SIGKILL leaves no rank running within 10 s; the
+  next run takes the dead run's lock over, saying so.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from pathlib import Path
 import pytest
 import torch
 
+from bot_repro.run_folder import process_alive
+from bot_repro.trainer.run_dir import last_checkpoint
 from tests.conftest import REPO
 
 ENTRY = REPO / "tests" / "integration" / "dist_entry.py"
@@ -204,3 +209,79 @@ def test_sigterm_to_a_two_process_preset_run_marks_it_killed(tmp_path):
     info = json.loads((run_dir / "run.json").read_text())
     assert info["status"] == "killed" and "SIGTERM" in info["error"], info
     assert _lines(metrics)  # whole lines only
+
+
+# ---- one owner: a live run's folder is refused, its ranks die with their launcher ----------------
+def _children(pid: int) -> list[int]:
+    """The PIDs whose parent is ``pid`` (from /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _states(pids: list[int]) -> dict[int, str]:
+    """Each process's state and what it waits in (for a failure's message)."""
+    out = {}
+    for pid in pids:
+        try:
+            out[pid] = " ".join([(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split() or ["?"])[0],
+                                 Path(f"/proc/{pid}/wchan").read_text()])
+        except OSError as exc:
+            out[pid] = str(exc)
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the ranks in /proc (Linux)")
+def test_a_live_runs_folder_is_refused_and_its_ranks_die_with_their_launcher(tmp_path):
+    run_dir = tmp_path / "run"
+    overrides = ["resources=cpu_x2", "algorithm=grpo", "reward=mini_default", *TINY, *NO_WARM, "trainer.save_steps=1",
+                 "trainer.max_steps=200", "trainer.num_generations=4", "trainer.prompts_per_step=2"]  # fmt: skip
+    log = tmp_path / "launcher.log"  # a file, not a pipe: nobody has to drain it for the ranks to write on
+    with log.open("w") as out:
+        launcher = subprocess.Popen(_cmd(1, ["-m", "bot_repro.train", *overrides, f"hydra.run.dir={run_dir}"]),
+                                    cwd=REPO, env=_env(), stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)  # its own process group, as a shell job has
+    metrics = run_dir / "metrics.jsonl"
+    deadline = time.monotonic() + 300
+    while not (metrics.is_file() and metrics.read_text().count("\n") >= 2 and last_checkpoint(run_dir)):
+        assert launcher.poll() is None, log.read_text()[-4000:]
+        assert time.monotonic() < deadline, "no checkpointed training step within 300 s"
+        time.sleep(0.5)
+    ranks = [pid for agent in _children(launcher.pid) for pid in _children(agent)]
+    assert len(ranks) == 2, f"expected torchrun's 2 ranks under launcher {launcher.pid}, found {ranks}"
+
+    # a second run on the folder is refused before Hydra writes into it, naming the launcher and rank 0
+    again = subprocess.run(_cmd(1, ["-m", "bot_repro.train", *overrides, f"hydra.run.dir={run_dir}", "resume=true"]),
+                           cwd=REPO, env=_env(), capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert again.returncode == 2, again.stderr[-3000:]
+    assert f"run folder in use: {run_dir} is in use by a run that is still alive" in again.stderr, again.stderr
+    assert f"PID {launcher.pid} (launcher)" in again.stderr and "(rank 0)" in again.stderr, again.stderr
+    assert "Traceback" not in again.stderr and not list((run_dir / ".hydra").glob("resume-*"))
+
+    os.killpg(launcher.pid, signal.SIGKILL)  # the launcher and torchrun's agent; the ranks are in sessions of their own
+    killed = time.monotonic()
+    while alive := [pid for pid in ranks if process_alive(pid)]:
+        assert time.monotonic() - killed < 10, (f"ranks {alive} still run 10 s after their launcher was killed: "
+                                                f"{_states(alive)}\n{log.read_text()[-3000:]}")
+        time.sleep(0.1)
+    print(f"no rank alive {time.monotonic() - killed:.1f} s after the launcher's process group was killed")
+    launcher.wait()
+    assert "is gone; stopping this rank" in log.read_text(), log.read_text()[-3000:]  # stopped by their watch
+    info = json.loads((run_dir / "run.json").read_text())  # rank 0 records the kill unless its grace ran out first
+    assert (info["status"], "launcher (PID" in (info.get("error") or "")) in {("killed", True), ("running", False)}, info
+
+    # the next run finds the dead run's lock, takes it over saying so, and may resume from its checkpoint
+    step = last_checkpoint(run_dir).name.split("-")[1]
+    resumed = subprocess.run(_cmd(1, ["-m", "bot_repro.train", *overrides, f"hydra.run.dir={run_dir}", "resume=true",
+                                      "resume_allow_changes=true", "resources=cpu", f"trainer.max_steps={step}"]),
+                             cwd=REPO, env=_env(), capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert f"run.lock: taking over from PID {launcher.pid} (launcher)" in resumed.stderr, resumed.stderr
+    assert "which is gone" in resumed.stderr and "nothing to resume" in resumed.stdout, resumed.stdout
+    assert (run_dir / "run.lock").read_text() == ""  # released

@@ -36,14 +36,15 @@ def _step_lines(stdout: str) -> list[str]:
     (["trainer.max_steps=abc", "debug=smoke"], "trainer.max_steps='abc' is not allowed: expected an integer"),
 ])
 def test_failed_validation_leaves_no_folder_and_says_why(tmp_path, overrides, message):
-    run_dir = tmp_path / "runs" / "r"
+    (tmp_path / "mine").mkdir()  # made by the user before the run: kept, though the refused run leaves it empty
+    run_dir = tmp_path / "mine" / "runs" / "r"
     env = {"BOT_REPRO_CACHE": str(tmp_path / "cache")}
     if "judge=openai" in overrides:
         env["OPENAI_API_KEY"] = ""
     out = _train(*overrides, f"hydra.run.dir={run_dir}", env=env, timeout=300)
     assert out.returncode == 2, out.stderr[-2000:]
     assert message in out.stderr
-    assert not run_dir.exists() and not (tmp_path / "runs").exists()
+    assert not run_dir.exists() and not (tmp_path / "mine" / "runs").exists() and (tmp_path / "mine").is_dir()
     assert not (tmp_path / "cache").exists()  # no tiny model built, no warm start
     assert "Unclosed client session" not in out.stderr
     assert "Traceback" not in out.stderr
@@ -92,9 +93,9 @@ def test_run_dir_printed_resume_refuses_changes_and_keeps_configs(tmp_path):
     assert steps == [0, 1, 2, 3]
 
 
-def test_a_terminated_run_is_marked_killed(tmp_path):
+def test_a_live_run_owns_its_folder_and_a_terminated_run_is_marked_killed(tmp_path):
     run_dir = tmp_path / "run"
-    cmd = [sys.executable, "-m", "bot_repro.train", *SMALL, "trainer.max_steps=50", "trainer.eval.every=0",
+    cmd = [sys.executable, "-m", "bot_repro.train", *SMALL, "trainer.max_steps=10000", "trainer.eval.every=0",
            f"hydra.run.dir={run_dir}"]
     proc = subprocess.Popen(cmd, cwd=REPO, env={**os.environ, "PYTHONUNBUFFERED": "1"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -104,9 +105,17 @@ def test_a_terminated_run_is_marked_killed(tmp_path):
         if metrics.exists() and metrics.read_text().strip():
             break  # training has started
         time.sleep(0.2)
+    # a second run on the live run's folder (issue #53) is refused naming its PID, before Hydra writes there
+    config = (run_dir / ".hydra" / "config.yaml").read_text()
+    second = _train(*SMALL, "seed=7", f"hydra.run.dir={run_dir}", timeout=300)
+    assert second.returncode == 2 and proc.poll() is None, second.stderr[-2000:]
+    assert f"run folder in use: {run_dir} is in use by a run that is still alive: its run.lock is held by PID " \
+           f"{proc.pid} (run)" in second.stderr and f"kill {proc.pid}" in second.stderr, second.stderr[-2000:]
+    assert (run_dir / ".hydra" / "config.yaml").read_text() == config and "Traceback" not in second.stderr
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=120)
     info = json.loads((run_dir / "run.json").read_text())
     assert info["status"] == "killed", proc.stderr.read().decode()[-2000:]
     assert "SIGTERM" in info["error"]
     assert Path(run_dir / ".hydra" / "config.yaml").exists()
+    assert (run_dir / "run.lock").read_text() == ""  # let go at the end: the next run has nothing to take over

@@ -13,7 +13,7 @@ import bot_repro
 PKG = Path(bot_repro.__file__).parent
 OWNERS = {"run_folder", "report_folder"}
 NAMES = {"metrics.jsonl", "run.json", "config.yaml", ".hydra/config.yaml", "overrides.yaml", ".hydra/overrides.yaml",
-         "hydra.yaml", "summary.json", "summary.md", "runs.csv", "policy.json"}
+         "hydra.yaml", "summary.json", "summary.md", "runs.csv", "policy.json", "run.lock"}
 
 
 def _spelled(path: Path) -> list[tuple[int, str]]:

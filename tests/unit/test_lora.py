@@ -101,6 +101,27 @@ def test_a_changed_adapter_fails_its_hash_naming_both_and_the_restore(adapter_di
     assert lora.resolve_adapter(str(bad)) == bad
 
 
+def test_a_broken_adapter_file_is_a_config_error_before_any_folder(adapter_dir, tmp_path):
+    """One byte changed in the safetensors header of an adapter without an adapter.json record (no hash to
+    compare): a ConfigError naming the file and what is wrong, not safetensors' own error, and no run folder;
+    an adapter_config.json that is not JSON likewise (issue #53)."""
+    from tests.integration.helpers import run_inprocess
+
+    bad = tmp_path / "bad"
+    shutil.copytree(adapter_dir, bad)
+    (bad / lora.RECORD_FILE).unlink()
+    data = bytearray((bad / lora.WEIGHTS_FILE).read_bytes())
+    data[8] ^= 0x01  # the header's opening brace, after its 8-byte length
+    (bad / lora.WEIGHTS_FILE).write_bytes(bytes(data))
+    with pytest.raises(ConfigError) as err:
+        run_inprocess([*SMOKE, f"model.lora.adapter={bad}"], tmp_path / "run")
+    assert f"{bad / lora.WEIGHTS_FILE} is not a readable safetensors file (Error while deserializing header" in str(err.value)
+    assert not (tmp_path / "run").exists()
+    (bad / lora.CONFIG_FILE).write_text('{"peft_type": "LORA",')
+    with pytest.raises(ConfigError, match=f"{bad / lora.CONFIG_FILE} is not valid JSON"):
+        _lora(f"model.lora.adapter={bad}")
+
+
 def test_an_adapter_for_another_model_is_refused_on_the_meta_device(adapter_dir):
     cfg = lora.resolve(lora.LoraCfg(adapter=str(adapter_dir)))
     fits = lora.meta_module_shapes(tiny_config("qwen2"))
