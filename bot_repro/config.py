@@ -146,6 +146,16 @@ class MonitorCfg:
 
 
 @dataclass
+class DriftCfg:
+    """How far the policy moved from its start, logged each step as ``policy/*`` (``trainer.drift.<name>``,
+    ``bot_repro.trainer.drift``: the measures, their cost)."""
+
+    enabled: bool = True  # false: no copy of the starting weights, no policy/ keys
+    kl_every: int = checked(1, NON_NEGATIVE)  # the KL from the start on steps divisible by N; 0: never
+    kl_rollouts: int | None = checked(None, POSITIVE)  # rollouts per process a KL step scores; null: all
+
+
+@dataclass
 class TrainerCfg:
     num_generations: int = checked(8, Rule(">= 2 (group-relative advantages need at least 2 rollouts per prompt)",
                                            lambda v: v >= 2))  # K rollouts per prompt (paper: 8)
@@ -170,6 +180,7 @@ class TrainerCfg:
     extra: dict[str, Any] = field(default_factory=dict)  # any other GRPOConfig field
     eval: EvalCfg = field(default_factory=EvalCfg)
     monitors: MonitorCfg = field(default_factory=MonitorCfg)  # reward-hacking warning thresholds (+trainer.monitors.x=)
+    drift: DriftCfg = field(default_factory=DriftCfg)  # the policy's distance from its start (+trainer.drift.x=)
 
 
 @dataclass

@@ -7,7 +7,8 @@ TRL's (configured through GRPOConfig fields). This class only orchestrates: per 
 the rewards from all processes and hands them to ``advantage_step``; DAPO's resampling is
 ``dynamic_sampling.refill``; what is logged and saved is ``step_log``'s, written by the run folder's
 writers. Rollouts without a score (``RewardResult.excluded``) take their groups out of the round
-(``advantage_step``); a step whose judge is down follows ``judge.on_outage`` (``outage``).
+(``advantage_step``); a step whose judge is down follows ``judge.on_outage`` (``outage``). How far the
+policy moved from its start (``policy/*``) is ``drift``'s; the KL's forward runs here, beside the loss.
 
 Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
 The rest of the logging describes the batch that trains (after dynamic sampling drops groups),
@@ -21,12 +22,17 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 - ``Trainer._save_checkpoint(model, trial)``: the checkpoint a judge outage stop saves (``outage``), with
   the ``on_save`` event after it as ``save_steps`` fires it; ``on_pre_optimizer_step`` (a callback event)
   for a skipped step.
+- ``GRPOTrainer._compute_loss(model, inputs)``, calling ``_get_per_token_logps_and_entropies(model, input_ids,
+  attention_mask, logits_to_keep, ...)`` once, which returns ``(logps, entropies, aux_loss)`` and calls ``model(...)``:
+  the KL from the starting policy keeps the loss's logprobs and calls the same method with the start's weights
+  (``drift``); ``self.state.global_step`` counts finished optimizer steps there.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
 """
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -37,7 +43,7 @@ from trl import GRPOTrainer
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.advantages import drops_groups
-from bot_repro.config import DynamicSampling
+from bot_repro.config import DriftCfg, DynamicSampling
 from bot_repro.run_folder import write_rollouts
 from bot_repro.trainer.advantage_step import (
     RoundStats,
@@ -46,6 +52,7 @@ from bot_repro.trainer.advantage_step import (
     padded_local_rewards,
     round_advantages,
 )
+from bot_repro.trainer.drift import AtStart, DriftLog, PolicyDrift, kl_terms
 from bot_repro.trainer.dynamic_sampling import refill
 from bot_repro.trainer.outage import OutageGuard, SkipUpdate
 from bot_repro.trainer.step_log import batch_metrics, exclusion_metrics, rollout_rows
@@ -68,6 +75,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         rollout_dir: str | Path | None = None,
         rollouts_per_step: int = 8,
         engine: Engine | None = None,
+        drift: DriftCfg | None = None,
         **kwargs,
     ):
         ADVANTAGES[advantage]  # fail fast on an unknown name
@@ -92,6 +100,12 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.add_callback(SkipUpdate(self.outage))
         self._excluded: Counter = Counter()  # rollouts without a score this step, by reason
         self._excluded_groups = 0
+        # the policy's distance from its start (drift.py): the start is copied before a resume loads anything
+        self.drift = PolicyDrift(self.model, drift) if drift is not None and drift.enabled else None
+        if self.drift is not None:
+            self.add_callback(DriftLog(self))
+        self.sampled_at = -1  # the global step at which the rollouts in use were sampled
+        self._loss_logps: list[torch.Tensor] | None = None  # the loss's logprobs, kept while a KL is due
 
     def generation_info(self) -> dict:
         """What generated the rollouts (run.json's ``generation``)."""
@@ -182,6 +196,7 @@ class BoTGRPOTrainer(GRPOTrainer):
     def _generate_and_score_completions(self, inputs):
         if not self.model.training:
             return super()._generate_and_score_completions(inputs)
+        self.sampled_at = self.state.global_step
         self.outage.begin_step()
         out, scored, stats = self._score_round(inputs)
         if self.dynamic_sampling.enabled and not self.outage.skip:  # a skipped step has nothing to refill
@@ -223,3 +238,44 @@ class BoTGRPOTrainer(GRPOTrainer):
             return
         step = self.state.global_step + 1
         write_rollouts(self.rollout_dir, step, rollout_rows(out, scored, step, self.rollouts_per_step, self.processing_class))
+
+    # ---- the KL from the starting policy (drift.py) -------------------------------------------
+    def _get_per_token_logps_and_entropies(self, model, *args, **kwargs):
+        out = super()._get_per_token_logps_and_entropies(model, *args, **kwargs)
+        if self._loss_logps is not None:  # the loss's forward: the current policy's logprobs of its rows
+            self._loss_logps.append(out[0].detach())
+        return out
+
+    def _kl_rows(self, inputs: dict) -> int:
+        """Rows of this micro-batch whose KL from the start is measured: none unless this step is due and the
+        current weights sampled them; at most ``trainer.drift.kl_rollouts`` per process and step."""
+        drift, step = self.drift, self.state.global_step
+        if drift is None or not self.model.training or not drift.kl_due(step + 1) or self.sampled_at != step:
+            return 0
+        rows, left = inputs["completion_ids"].shape[0], drift.rows_left()
+        return rows if left is None else min(rows, left)
+
+    def _compute_loss(self, model, inputs):
+        rows = self._kl_rows(inputs)
+        if rows == 0:
+            return super()._compute_loss(model, inputs)
+        self._loss_logps = []
+        try:
+            loss = super()._compute_loss(model, inputs)
+            logps = self._loss_logps[-1]
+        finally:
+            self._loss_logps = None
+        t0 = time.perf_counter()
+        if self.drift.last == 0.0:  # the weights are the start's: pi = pi_0, no forward
+            logps0 = logps[:rows]
+        else:
+            device = logps.device
+            start = AtStart(self.accelerator.unwrap_model(model), {n: t.to(device) for n, t in self.drift.start.items()})
+            ids = torch.cat([inputs["prompt_ids"], inputs["completion_ids"]], dim=1)[:rows]
+            mask = torch.cat([inputs["prompt_mask"], inputs["completion_mask"]], dim=1)[:rows]
+            with torch.no_grad():
+                logps0, _, _ = self._get_per_token_logps_and_entropies(start, ids, mask, inputs["completion_ids"].shape[1])
+        self.drift.kl[:3] += kl_terms(logps[:rows], logps0, loss_mask(inputs)[:rows]).cpu()
+        self.drift.kl[3] += time.perf_counter() - t0
+        self.drift.kl_rows += rows
+        return loss

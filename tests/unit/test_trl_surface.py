@@ -67,10 +67,23 @@ def test_outage_checkpoint_and_skip_hooks():
     assert src.index("_clip_grad_norm") < pre < step
 
 
+def test_loss_computes_its_logprobs_through_the_one_method():
+    """The KL from the starting policy (``bot_repro.trainer.drift``) keeps the logprobs of the loss's one
+    ``_get_per_token_logps_and_entropies`` call and calls that method again with the start's weights."""
+    assert list(inspect.signature(GRPOTrainer._compute_loss).parameters) == ["self", "model", "inputs"]
+    loss_src = inspect.getsource(GRPOTrainer._compute_loss)
+    assert loss_src.count("self._get_per_token_logps_and_entropies(") == 1
+    assert "per_token_logps, entropies, aux_loss = self._get_per_token_logps_and_entropies(" in loss_src
+    params = list(inspect.signature(GRPOTrainer._get_per_token_logps_and_entropies).parameters)
+    assert params[:5] == ["self", "model", "input_ids", "attention_mask", "logits_to_keep"]
+    src = inspect.getsource(GRPOTrainer._get_per_token_logps_and_entropies)
+    assert "outputs = model(**model_inputs" in src and "return logps, entropies, aux_loss" in src
+
+
 def test_docstring_lists_every_guarded_name():
     doc = bot_trainer.__doc__
     for name in ("_generate_and_score_completions", "_metrics", "_calculate_rewards", "_issue_warnings_after_load",
-                 "_save_checkpoint", "on_pre_optimizer_step"):
+                 "_save_checkpoint", "on_pre_optimizer_step", "_compute_loss", "_get_per_token_logps_and_entropies"):
         assert name in doc, name
 
 
