@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import math
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -124,3 +125,31 @@ def test_the_start_forward_uses_the_start_and_leaves_the_model_and_its_graph_alo
     for p, q in zip(model.parameters(), reference.parameters()):
         assert torch.equal(p.grad, q.grad)
     assert AtStart(model, drift.start).training == model.training  # other attributes are the module's
+
+
+def test_the_kl_scores_due_steps_rollouts_of_the_current_weights_up_to_kl_rollouts():
+    from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
+
+    rows = BoTGRPOTrainer._kl_rows
+    drift = PolicyDrift(nn.Linear(2, 2), DriftCfg(kl_every=2, kl_rollouts=3))
+    trainer = SimpleNamespace(drift=drift, state=SimpleNamespace(global_step=1), model=nn.Linear(1, 1), sampled_at=1)
+    batch = {"completion_ids": torch.zeros(2, 5)}  # a micro-batch of 2 rollouts
+    assert rows(trainer, batch) == 2  # step 2 is due (kl_every=2)
+    drift.kl_rows = 2
+    assert rows(trainer, batch) == 1  # at most kl_rollouts=3 per process and step
+    drift.kl_rows = 3
+    assert rows(trainer, batch) == 0
+    drift.kl_rows = 0
+    trainer.sampled_at = 0  # rollouts sampled before the last update (num_iterations > 1): not the policy's own
+    assert rows(trainer, batch) == 0
+    trainer.sampled_at = trainer.state.global_step = 0  # step 1: not due
+    assert rows(trainer, batch) == 0
+    trainer.sampled_at = trainer.state.global_step = 3
+    trainer.model.eval()  # TRL's evaluation, not training
+    assert rows(trainer, batch) == 0
+    trainer.model.train()
+    assert rows(trainer, batch) == 2
+    drift.cfg = DriftCfg(kl_rollouts=None)
+    assert rows(trainer, {"completion_ids": torch.zeros(7, 5)}) == 7  # null: every rollout
+    trainer.drift = None  # trainer.drift.enabled=false
+    assert rows(trainer, batch) == 0
