@@ -152,7 +152,8 @@ class DriftCfg:
 
     enabled: bool = True  # false: no copy of the starting weights, no policy/ keys
     kl_every: int = checked(1, NON_NEGATIVE)  # the KL from the start on steps divisible by N; 0: never
-    kl_rollouts: int | None = checked(None, POSITIVE)  # rollouts per process a KL step scores; null: all
+    # the share of each process's rollouts a KL step scores (rounded up): its cost, a forward of those rows
+    kl_share: float = checked(0.25, IN_0_1)
 
 
 @dataclass

@@ -246,18 +246,19 @@ class BoTGRPOTrainer(GRPOTrainer):
             self._loss_logps.append(out[0].detach())
         return out
 
-    def _kl_rows(self, inputs: dict) -> int:
+    def _kl_rows(self, inputs: dict) -> torch.Tensor:
         """Rows of this micro-batch whose KL from the start is measured: none unless this step is due and the
-        current weights sampled them; at most ``trainer.drift.kl_rollouts`` per process and step."""
+        current weights sampled them; rows with tokens that train, ``trainer.drift.kl_share`` of this process's
+        rollouts of the step in all."""
         drift, step = self.drift, self.state.global_step
         if drift is None or not self.model.training or not drift.kl_due(step + 1) or self.sampled_at != step:
-            return 0
-        rows, left = inputs["completion_ids"].shape[0], drift.rows_left()
-        return rows if left is None else min(rows, left)
+            return torch.zeros(0, dtype=torch.long)
+        local = self.args.per_device_train_batch_size * self.args.steps_per_generation  # this process's rollouts
+        return loss_mask(inputs).any(dim=1).nonzero().flatten()[: drift.rows_left(local)]
 
     def _compute_loss(self, model, inputs):
         rows = self._kl_rows(inputs)
-        if rows == 0:
+        if rows.numel() == 0:
             return super()._compute_loss(model, inputs)
         self._loss_logps = []
         try:
@@ -265,17 +266,22 @@ class BoTGRPOTrainer(GRPOTrainer):
             logps = self._loss_logps[-1]
         finally:
             self._loss_logps = None
+        self._kl_from_start(model, inputs, logps, rows)
+        return loss
+
+    def _kl_from_start(self, model, inputs: dict, logps: torch.Tensor, rows: torch.Tensor) -> None:
+        """Add the k3 and k1 terms of ``rows`` (current logprobs ``logps``, the loss's) to the step's sums."""
         t0 = time.perf_counter()
+        rows = rows.to(logps.device)
         if self.drift.last == 0.0:  # the weights are the start's: pi = pi_0, no forward
-            logps0 = logps[:rows]
+            logps0 = logps[rows]
         else:
-            device = logps.device
-            start = AtStart(self.accelerator.unwrap_model(model), {n: t.to(device) for n, t in self.drift.start.items()})
-            ids = torch.cat([inputs["prompt_ids"], inputs["completion_ids"]], dim=1)[:rows]
-            mask = torch.cat([inputs["prompt_mask"], inputs["completion_mask"]], dim=1)[:rows]
+            start = AtStart(self.accelerator.unwrap_model(model),
+                            {n: t.to(logps.device) for n, t in self.drift.start.items()})
+            ids = torch.cat([inputs["prompt_ids"], inputs["completion_ids"]], dim=1)[rows]
+            mask = torch.cat([inputs["prompt_mask"], inputs["completion_mask"]], dim=1)[rows]
             with torch.no_grad():
                 logps0, _, _ = self._get_per_token_logps_and_entropies(start, ids, mask, inputs["completion_ids"].shape[1])
-        self.drift.kl[:3] += kl_terms(logps[:rows], logps0, loss_mask(inputs)[:rows]).cpu()
+        self.drift.kl[:3] += kl_terms(logps[rows], logps0, loss_mask(inputs)[rows]).cpu()
         self.drift.kl[3] += time.perf_counter() - t0
-        self.drift.kl_rows += rows
-        return loss
+        self.drift.kl_rows += rows.numel()

@@ -13,8 +13,10 @@ step's held-out evaluation and checkpoint hold); step 0's record holds it too, m
 ``policy/kl_start`` and ``policy/kl_start_k1``, KL(pi || pi_0) per completion token of the policy that
 sampled the step's rollouts from the starting policy, estimated on those rollouts (Schulman's
 estimators; with d = logp_0 - logp: k3 = exp(d) - d - 1 >= 0 and k1 = -d, both unbiased on samples of
-pi), averaged over the tokens that train of every process (sums and counts reduced over ranks, so
-every rank logs the same). logp is the loss's own, captured detached; logp_0 is one no-grad forward of
+pi), averaged over the tokens that train of the scored rollouts of every process (sums and counts reduced
+over ranks, so every rank logs the same). A KL step (every ``trainer.drift.kl_every``) scores
+``trainer.drift.kl_share`` of each process's rollouts, rounded up: the first rows of its first micro-batches,
+which TRL drew at random from the step's rollouts (it shuffles them before splitting). logp is the loss's own, captured detached; logp_0 is one no-grad forward of
 the same rows through the trainer's own logprob method with the start's trainable tensors swapped in
 (``torch.func.functional_call``: the model's tensors and the loss's graph are untouched). Only rows
 that the current weights sampled are scored (``num_iterations`` > 1 reuses rollouts: those steps log no
@@ -76,6 +78,11 @@ def low_rank_delta_sq(a: Tensor, b: Tensor, a0: Tensor, b0: Tensor) -> float:
     return max(0.0, float(((c.T @ c) * (d @ d.T)).sum()))
 
 
+def _norm_sq(t: Tensor) -> float:
+    """||t||^2, reduced in float32 at least (one pass, no float64 copy of a full model's weights)."""
+    return float(torch.linalg.vector_norm(t if t.dtype in (torch.float32, torch.float64) else t.float())) ** 2
+
+
 def kl_terms(logp: Tensor, logp0: Tensor, mask: Tensor) -> Tensor:
     """float64 ``[sum of k3, sum of k1, tokens]`` over the tokens of ``mask`` (module docstring)."""
     d = (logp0.detach() - logp.detach()).double()[mask.bool()]
@@ -110,12 +117,12 @@ class PolicyDrift:
         self.kl_rows = 0  # rows scored this step on this process
 
     def _start_norm_sq(self, model) -> float:
-        total = sum(float(self.start[n].double().square().sum()) for n in self.other)
+        total = sum(_norm_sq(self.start[n]) for n in self.other)
         with torch.no_grad():
             for module, adapter in self.pairs:
                 layer = model.get_submodule(module)  # W + s B_0 A_0, as peft merges it
                 weight = layer.get_base_layer().weight + layer.get_delta_weight(adapter)
-                total += float(weight.double().square().sum())
+                total += _norm_sq(weight)
         return total
 
     def weight_delta(self, model) -> float:
@@ -123,8 +130,8 @@ class PolicyDrift:
         params = dict(model.named_parameters())
         total = 0.0
         with torch.no_grad():
-            for name in self.other:
-                total += float((params[name].detach().cpu() - self.start[name]).double().square().sum())
+            for name in self.other:  # the difference of nearby floats is exact; 0.0 when nothing moved
+                total += _norm_sq(params[name].detach().cpu() - self.start[name])
             for key, ab in self.pairs.items():
                 a, b = params[ab["A"]], params[ab["B"]]
                 total += self.scaling[key] ** 2 * low_rank_delta_sq(a, b, self.start[ab["A"]], self.start[ab["B"]])
@@ -135,9 +142,9 @@ class PolicyDrift:
         """Whether step ``step`` (1-based) measures the KL."""
         return self.cfg.kl_every > 0 and step % self.cfg.kl_every == 0
 
-    def rows_left(self) -> int | None:
-        """Rows this process may still score this step (None: no limit)."""
-        return None if self.cfg.kl_rollouts is None else max(0, self.cfg.kl_rollouts - self.kl_rows)
+    def rows_left(self, rollouts: int) -> int:
+        """Rows this process may still score this step, of its ``rollouts``: ``kl_share`` of them, rounded up."""
+        return max(0, math.ceil(self.cfg.kl_share * rollouts - 1e-9) - self.kl_rows)
 
 
 class DriftLog(TrainerCallback):

@@ -49,7 +49,7 @@ BAD = [
     (["+trainer.eval.evry=3"], "unknown key(s) ['evry'] in trainer.eval", "every"),
     (["trainer.warmup_steps=-1"], "trainer.warmup_steps=-1", ">= 0"),
     (["+trainer.drift.kl_every=-1"], "trainer.drift.kl_every=-1", "an integer >= 0"),
-    (["+trainer.drift.kl_rollouts=0"], "trainer.drift.kl_rollouts=0", "an integer > 0"),
+    (["+trainer.drift.kl_share=0"], "trainer.drift.kl_share=0", "a number in (0, 1]"),
     (["+trainer.drift.enabled=sometimes"], "trainer.drift.enabled='sometimes'", "true or false"),
     (["+trainer.drift.kl_evry=2"], "unknown key(s) ['kl_evry'] in trainer.drift", "kl_every"),
     (["reward.w_s=-0.1"], "reward.w_s=-0.1", "a number >= 0"),

@@ -127,29 +127,41 @@ def test_the_start_forward_uses_the_start_and_leaves_the_model_and_its_graph_alo
     assert AtStart(model, drift.start).training == model.training  # other attributes are the module's
 
 
-def test_the_kl_scores_due_steps_rollouts_of_the_current_weights_up_to_kl_rollouts():
+def test_the_kl_scores_a_share_of_due_steps_rollouts_of_the_current_weights():
     from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
 
-    rows = BoTGRPOTrainer._kl_rows
-    drift = PolicyDrift(nn.Linear(2, 2), DriftCfg(kl_every=2, kl_rollouts=3))
-    trainer = SimpleNamespace(drift=drift, state=SimpleNamespace(global_step=1), model=nn.Linear(1, 1), sampled_at=1)
-    batch = {"completion_ids": torch.zeros(2, 5)}  # a micro-batch of 2 rollouts
-    assert rows(trainer, batch) == 2  # step 2 is due (kl_every=2)
+    drift = PolicyDrift(nn.Linear(2, 2), DriftCfg(kl_every=2, kl_share=0.3))
+    # 10 rollouts per process and step, in micro-batches of 3 (the last one short): kl_share 0.3 scores 3
+    args = SimpleNamespace(per_device_train_batch_size=3, steps_per_generation=10 / 3)
+    trainer = SimpleNamespace(drift=drift, state=SimpleNamespace(global_step=1), model=nn.Linear(1, 1), sampled_at=1,
+                              args=args)
+    batch = {"completion_ids": torch.zeros(3, 5), "completion_mask": torch.tensor([[1, 1, 0], [0, 0, 0], [1, 0, 0]])}
+
+    def rows():
+        return BoTGRPOTrainer._kl_rows(trainer, batch).tolist()
+
+    assert rows() == [0, 2]  # step 2 is due (kl_every=2); row 1 has no token that trains (a dropped group)
     drift.kl_rows = 2
-    assert rows(trainer, batch) == 1  # at most kl_rollouts=3 per process and step
+    assert rows() == [0]
     drift.kl_rows = 3
-    assert rows(trainer, batch) == 0
+    assert rows() == []
     drift.kl_rows = 0
+    batch["tool_mask"] = torch.tensor([[1, 1, 1], [1, 1, 1], [0, 0, 0]])  # tokens that train: the loss's mask
+    assert rows() == [0]
+    del batch["tool_mask"]
     trainer.sampled_at = 0  # rollouts sampled before the last update (num_iterations > 1): not the policy's own
-    assert rows(trainer, batch) == 0
+    assert rows() == []
     trainer.sampled_at = trainer.state.global_step = 0  # step 1: not due
-    assert rows(trainer, batch) == 0
+    assert rows() == []
     trainer.sampled_at = trainer.state.global_step = 3
     trainer.model.eval()  # TRL's evaluation, not training
-    assert rows(trainer, batch) == 0
+    assert rows() == []
     trainer.model.train()
-    assert rows(trainer, batch) == 2
-    drift.cfg = DriftCfg(kl_rollouts=None)
-    assert rows(trainer, {"completion_ids": torch.zeros(7, 5)}) == 7  # null: every rollout
+    assert rows() == [0, 2]
+    drift.cfg = DriftCfg(kl_share=1.0)
+    assert [drift.rows_left(10), drift.rows_left(1)] == [10, 1]
+    drift.cfg = DriftCfg(kl_share=0.01)
+    assert drift.rows_left(10) == 1  # rounded up: a KL step scores at least one rollout
+    assert DriftCfg().kl_share * 8 == 2  # the default: 2 of real_study's 8 rollouts per step
     trainer.drift = None  # trainer.drift.enabled=false
-    assert rows(trainer, batch) == 0
+    assert rows() == []
