@@ -109,8 +109,9 @@ def _spec_run(folder: Path, nproc: int, runs: list[dict], timeout: int = 600) ->
 
 
 def _equivalence_run(name: str, overrides: list[str], **env) -> dict:
+    # the KL from the start on every rollout: a share of each rank's rollouts is another subset than one process's
     return {"name": name, "overrides": [*TINY, *NO_WARM, "trainer.max_steps=2", "trainer.max_grad_norm=1e9",
-                                        *overrides], "env": {"BOT_REPRO_TEST_INJECT": "1",
+                                        "+trainer.drift.kl_share=1", *overrides], "env": {"BOT_REPRO_TEST_INJECT": "1",
                                                              "BOT_REPRO_TEST_RECORD": "1", **env}}  # fmt: skip
 
 
