@@ -15,13 +15,14 @@ sampled the step's rollouts from the starting policy, estimated on those rollout
 estimators; with d = logp_0 - logp: k3 = exp(d) - d - 1 >= 0 and k1 = -d, both unbiased on samples of
 pi), averaged over the tokens that train of the scored rollouts of every process (sums and counts reduced
 over ranks, so every rank logs the same). A KL step (every ``trainer.drift.kl_every``) scores
-``trainer.drift.kl_share`` of each process's rollouts, rounded up: the first rows of its first micro-batches,
-which TRL drew at random from the step's rollouts (it shuffles them before splitting). logp is the loss's own, captured detached; logp_0 is one no-grad forward of
-the same rows through the trainer's own logprob method with the start's trainable tensors swapped in
+``trainer.drift.kl_share`` of each process's rollouts, rounded up: the first rows with tokens that train
+of its first micro-batches, which TRL drew at random from the step's rollouts (it shuffles them before
+splitting). logp is the loss's own, captured detached; logp_0 is one no-grad forward of the same rows
+through the trainer's own logprob method with the start's trainable tensors swapped in
 (``torch.func.functional_call``: the model's tensors and the loss's graph are untouched). Only rows
 that the current weights sampled are scored (``num_iterations`` > 1 reuses rollouts: those steps log no
 KL). While the weights equal the start (step 1, or learning rate 0) no forward runs and the KL is 0.
-Its cost is ``policy/kl_seconds``; the distance's is ``policy/delta_seconds``.
+Its cost is ``policy/kl_seconds`` (the mean over processes); the distance's is ``policy/delta_seconds``.
 
 The start is a CPU copy of the trainable tensors, taken when the trainer is built: before a resumed
 run loads its checkpoint, from a model built from the run's starting point (the base model, the
