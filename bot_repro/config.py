@@ -146,6 +146,17 @@ class MonitorCfg:
 
 
 @dataclass
+class DriftCfg:
+    """How far the policy moved from its start, logged each step as ``policy/*`` (``trainer.drift.<name>``,
+    ``bot_repro.trainer.drift``: the measures, their cost)."""
+
+    enabled: bool = True  # false: no copy of the starting weights, no policy/ keys
+    kl_every: int = checked(1, NON_NEGATIVE)  # the KL from the start on steps divisible by N; 0: never
+    # the share of each process's rollouts a KL step scores (rounded up): its cost, a forward of those rows
+    kl_share: float = checked(0.25, IN_0_1)
+
+
+@dataclass
 class TrainerCfg:
     num_generations: int = checked(8, Rule(">= 2 (group-relative advantages need at least 2 rollouts per prompt)",
                                            lambda v: v >= 2))  # K rollouts per prompt (paper: 8)
@@ -176,6 +187,7 @@ class TrainerCfg:
     # a run that excluded more than this share of its rollouts (no score: judge outages, unreadable replies,
     # stalled checkers; docs/method.md §3) ends "degraded", not "completed", with exit code 4 (1: never)
     max_excluded_share: float = checked(0.2, PROBABILITY)
+    drift: DriftCfg = field(default_factory=DriftCfg)  # the policy's distance from its start (+trainer.drift.x=)
 
 
 @dataclass

@@ -52,8 +52,15 @@ VLLM_SAMPLING_KEYS = ("sampling/sampling_logp_difference/mean", "sampling/sampli
                       "sampling/importance_sampling_ratio/max")  # fmt: skip
 # the reward-hacking monitors of every training step (bot_repro/trainer/monitors.py, docs/method.md §3)
 MONITOR_PREFIX = "monitor/"
+# how far the policy moved from the run's start (bot_repro/trainer/drift.py, docs/runs.md): the relative L2
+# distance of the weights after the step's update (also in step 0's record), the KL per completion token of
+# the policy that sampled the step's rollouts from the starting one (k3 and k1 estimators, on those rollouts)
+# and the seconds each measure took on the step
+POLICY_PREFIX = "policy/"
+WEIGHT_DELTA, KL_K3, KL_K1 = "policy/weight_delta", "policy/kl_start", "policy/kl_start_k1"
+KL_SECONDS, DELTA_SECONDS = "policy/kl_seconds", "policy/delta_seconds"
 # logged keys with these prefixes pass through under their own names (their "/std" twins are dropped)
-PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "excluded/", "sampling/", MONITOR_PREFIX)
+PASSTHROUGH_PREFIXES = ("reward/", "dapo/", "judge/", "excluded/", "sampling/", MONITOR_PREFIX, POLICY_PREFIX)
 
 
 def rollout_file(step: int) -> str:

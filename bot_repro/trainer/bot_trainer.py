@@ -8,7 +8,8 @@ the rewards from all processes and hands them to ``advantage_step``; DAPO's resa
 ``dynamic_sampling.refill``; what is logged and saved is ``step_log``'s, written by the run folder's
 writers. Rollouts without a score (``RewardResult.excluded``) take their groups out of the round
 (``advantage_step``); a step whose judge is down, or in which no group kept a scored rollout, follows
-``judge.on_outage``, and a step whose loss has no token makes no optimizer step (``outage``).
+``judge.on_outage``, and a step whose loss has no token makes no optimizer step (``outage``). How far the
+policy moved from its start (``policy/*``) is ``drift``'s; the KL's forward runs here, beside the loss.
 
 Judge accounting goes through TRL's public ``log_metric`` reward hook (``TokenRewardFunction``).
 The rest of the logging describes the batch that trains (after dynamic sampling drops groups),
@@ -22,6 +23,10 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 - ``Trainer._save_checkpoint(model, trial)``: the checkpoint a judge outage stop saves (``outage``), with
   the ``on_save`` event after it as ``save_steps`` fires it; ``on_pre_optimizer_step`` (a callback event)
   for a step that makes no update.
+- ``GRPOTrainer._compute_loss(model, inputs)``, calling ``_get_per_token_logps_and_entropies(model, input_ids,
+  attention_mask, logits_to_keep, ...)`` once, which returns ``(logps, entropies, aux_loss)`` and calls ``model(...)``:
+  the KL from the starting policy keeps the loss's logprobs and calls the same method with the start's weights
+  (``drift``); ``self.state.global_step`` counts finished optimizer steps there.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
 - ``GRPOTrainer._get_per_token_logps_and_entropies`` (the loss's logprobs; ``shared_prefix``) and
@@ -31,6 +36,7 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -42,7 +48,7 @@ from trl.trainer.grpo_trainer import split_tensor_dict
 
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.advantages import drops_groups
-from bot_repro.config import DynamicSampling
+from bot_repro.config import DriftCfg, DynamicSampling
 from bot_repro.run_folder import write_rollouts
 from bot_repro.trainer import shared_prefix as prefix
 from bot_repro.trainer.advantage_step import (
@@ -52,6 +58,7 @@ from bot_repro.trainer.advantage_step import (
     padded_local_rewards,
     round_advantages,
 )
+from bot_repro.trainer.drift import DriftLog, PolicyDrift, at_start, kl_terms
 from bot_repro.trainer.dynamic_sampling import refill
 from bot_repro.trainer.outage import NoEmptyUpdate, OutageGuard
 from bot_repro.trainer.step_log import batch_metrics, exclusion_metrics, rollout_rows
@@ -75,6 +82,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         rollouts_per_step: int = 8,
         engine: Engine | None = None,
         shared_prefix: bool = True,
+        drift: DriftCfg | None = None,
         **kwargs,
     ):
         ADVANTAGES[advantage]  # fail fast on an unknown name
@@ -104,6 +112,12 @@ class BoTGRPOTrainer(GRPOTrainer):
         self._excluded_groups = 0
         self._scored_rollouts = 0  # rollouts this step scored (every round and process): excluded/out_of
         self._loss_tokens = 0  # tokens the loss has seen since the last optimizer step (this process)
+        # the policy's distance from its start (drift.py): the start is copied before a resume loads anything
+        self.drift = PolicyDrift(self.model, drift) if drift is not None and drift.enabled else None
+        if self.drift is not None:
+            self.add_callback(DriftLog(self))
+        self.sampled_at = -1  # the global step at which the rollouts in use were sampled
+        self._loss_logps: list[torch.Tensor] | None = None  # the loss's logprobs, kept while a KL is due
 
     def generation_info(self) -> dict:
         """What generated the rollouts (run.json's ``generation``)."""
@@ -213,7 +227,16 @@ class BoTGRPOTrainer(GRPOTrainer):
     # ---- the loss's logprobs ---------------------------------------------------------------
     def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
                                            compute_entropy=False, compute_aux_loss=False, **multimodal):
-        """TRL's, or with each distinct prompt of a chunk computed once (``shared_prefix``) on text inputs."""
+        """TRL's, or with each distinct prompt of a chunk computed once (``shared_prefix``) on text inputs; the
+        loss's logprobs are also kept (detached) while a KL from the start is due (``_compute_loss``)."""
+        out = self._logps(model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy,
+                          compute_aux_loss, **multimodal)
+        if self._loss_logps is not None:  # the loss's forward: the current policy's logprobs of its rows
+            self._loss_logps.append(out[0].detach())
+        return out
+
+    def _logps(self, model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy, compute_aux_loss,
+               **multimodal):
         if (not self.shared_prefix or compute_aux_loss or input_ids.size(1) - logits_to_keep < 2
                 or any(v is not None for v in multimodal.values())):
             return super()._get_per_token_logps_and_entropies(
@@ -245,6 +268,7 @@ class BoTGRPOTrainer(GRPOTrainer):
     def _generate_and_score_completions(self, inputs):
         if not self.model.training:
             return super()._generate_and_score_completions(inputs)
+        self.sampled_at = self.state.global_step
         self.outage.begin_step()
         out, scored, stats = self._score_round(inputs)
         if self.dynamic_sampling.enabled and not self.outage.skip:  # a skipped step has nothing to refill
@@ -286,3 +310,42 @@ class BoTGRPOTrainer(GRPOTrainer):
             return
         step = self.state.global_step + 1
         write_rollouts(self.rollout_dir, step, rollout_rows(out, scored, step, self.rollouts_per_step, self.processing_class))
+
+    # ---- the KL from the starting policy (drift.py) -------------------------------------------
+    def _kl_rows(self, inputs: dict) -> torch.Tensor:
+        """Rows of this micro-batch whose KL from the start is measured: none unless this step is due and the
+        current weights sampled them; rows with tokens that train, ``trainer.drift.kl_share`` of this process's
+        rollouts of the step in all."""
+        drift, step = self.drift, self.state.global_step
+        if drift is None or not self.model.training or not drift.kl_due(step + 1) or self.sampled_at != step:
+            return torch.zeros(0, dtype=torch.long)
+        local = self.args.per_device_train_batch_size * self.args.steps_per_generation  # this process's rollouts
+        return loss_mask(inputs).any(dim=1).nonzero().flatten()[: drift.rows_left(local)]
+
+    def _compute_loss(self, model, inputs):
+        rows = self._kl_rows(inputs)
+        if rows.numel() == 0:
+            return super()._compute_loss(model, inputs)
+        self._loss_logps = []
+        try:
+            loss = super()._compute_loss(model, inputs)
+            logps = self._loss_logps[-1]
+        finally:
+            self._loss_logps = None
+        self._kl_from_start(model, inputs, logps, rows)
+        return loss
+
+    def _kl_from_start(self, model, inputs: dict, logps: torch.Tensor, rows: torch.Tensor) -> None:
+        """Add the k3 and k1 terms of ``rows`` (current logprobs ``logps``, the loss's) to the step's sums."""
+        t0 = time.perf_counter()
+        rows = rows.to(logps.device)
+        if self.drift.last == 0.0:  # the weights are the start's: pi = pi_0, no forward
+            logps0 = logps[rows]
+        else:
+            ids = torch.cat([inputs["prompt_ids"], inputs["completion_ids"]], dim=1)[rows]
+            mask = torch.cat([inputs["prompt_mask"], inputs["completion_mask"]], dim=1)[rows]
+            with torch.no_grad(), at_start(self.accelerator.unwrap_model(model), self.drift.start) as start:
+                logps0, _, _ = self._logps(start, ids, mask, inputs["completion_ids"].shape[1], None, False, False)
+        self.drift.kl[:3] += kl_terms(logps[rows], logps0, loss_mask(inputs)[rows]).cpu()
+        self.drift.kl[3] += time.perf_counter() - t0
+        self.drift.kl_rows += rows.numel()

@@ -230,6 +230,7 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
         rollouts_per_step=cfg.trainer.rollouts_per_step,
         peft_config=peft_config,
         shared_prefix=cfg.trainer.shared_prefix,
+        drift=cfg.trainer.drift,
     )
     try:
         trainer = make(args=args, engine=engine)
@@ -241,7 +242,7 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
         no_vllm = dataclasses.replace(cfg, resources=dataclasses.replace(cfg.resources, use_vllm=False))
         trainer = make(args=grpo_args(no_vllm, run_dir), engine=None)
         trainer.generation_fallback = str(exc)
-    metrics = MetricsJsonl(run_dir / METRICS, trainer, start_time, cfg.composed)
+    metrics = MetricsJsonl(run_dir / METRICS, trainer, start_time, cfg.composed, trainer.drift)
     trainer.add_callback(metrics)
     ev = cfg.trainer.eval
     if ev.every > 0 and test_rows:

@@ -28,7 +28,7 @@ from bot_repro import ranks
 from bot_repro.config import MonitorCfg
 from bot_repro.config_schema import build_options
 from bot_repro.run_folder import append_metrics, read_metrics
-from bot_repro.run_folder.schema import BATCH_KEYS, PASSTHROUGH_PREFIXES, RENAME
+from bot_repro.run_folder.schema import BATCH_KEYS, PASSTHROUGH_PREFIXES, RENAME, WEIGHT_DELTA
 from bot_repro.trainer.monitors import StepMonitors
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,14 @@ class MetricsJsonl(TrainerCallback):
     mirrored to it, so ``bot_repro.analysis.wandb_export`` rebuilds the same table from online runs.
     """
 
-    def __init__(self, path: Path, counter, start_time: float | None = None, config: dict | None = None):
+    def __init__(self, path: Path, counter, start_time: float | None = None, config: dict | None = None,
+                 drift=None):
         """``counter``: the trainer, read for ``generated_tokens``; ``config``: the composed config (its
-        ``trainer.monitors`` thresholds, validated with the rest by ``bot_repro.config.validate``)."""
+        ``trainer.monitors`` thresholds, validated with the rest by ``bot_repro.config.validate``); ``drift``:
+        the trainer's ``PolicyDrift`` (None: not measured)."""
         self.path = Path(path)
         self.counter = counter
+        self.drift = drift
         self.config = config
         section = ((config or {}).get("trainer") or {}).get("monitors")
         self.monitors = StepMonitors(build_options(MonitorCfg, section, "trainer.monitors"))
@@ -80,6 +83,14 @@ class MetricsJsonl(TrainerCallback):
         run = _wandb_run()
         if run is not None:
             run.log({k: v for k, v in record.items() if v is not None})
+
+    def start_record(self) -> dict[str, Any]:
+        """Step 0's record before its evaluation's keys: the x-axes, and the policy's distance from its start
+        as measured when training began (0: the weights are the start's)."""
+        rec: dict[str, Any] = {"step": 0, "time": 0.0, "generated_tokens": 0}
+        if self.drift is not None:
+            rec[WEIGHT_DELTA] = self.drift.last
+        return rec
 
     def on_train_begin(self, args, state, control, **kw):
         run = _wandb_run()
@@ -151,7 +162,7 @@ class HeldOutEval(TrainerCallback):
     def on_train_begin(self, args, state, control, model=None, **kw):
         if state.global_step == 0 and self.cfg.every > 0 and state.is_world_process_zero:
             result = self.run(model, 0)
-            self.metrics.write({"step": 0, "time": 0.0, "generated_tokens": 0, **result})
+            self.metrics.write({**self.metrics.start_record(), **result})
 
     def on_step_end(self, args, state, control, model=None, **kw):
         if state.is_world_process_zero and self.due(state.global_step, state.max_steps):

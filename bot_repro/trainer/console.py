@@ -3,7 +3,8 @@
 transformers' ``PrinterCallback`` (and ``ProgressCallback`` under a progress bar) print every logged
 dictionary, some 50 keys a step; those values are ``metrics.jsonl``'s (``MetricsJsonl``). ``install``
 takes both out. A single run then prints ``StepLines``: a few key values of each step's record, e.g.
-``step 3/20  reward 0.410  loss 0.0123  kl 0.00100  zero-std groups 0.250  3.2 s``, plus a ``held-out``
+``step 3/20  reward 0.410  loss 0.0123  kl 0.00100  zero-std groups 0.250  weight delta 0.00123  kl start
+4.50e-05  3.2 s`` (the last two: how far the policy moved from its start, ``bot_repro.trainer.drift``), plus a ``held-out``
 line at each evaluation (step 0 included), under TRL's step bar on a terminal (``logger.progress_bar``).
 A sweep's job (``python -m bot_repro.train -m``, which every experiment runs) prints none of these:
 its steps are in its ``metrics.jsonl`` and the experiment's own bar counts them. The libraries' own bars
@@ -21,7 +22,8 @@ from transformers import PrinterCallback, ProgressCallback
 from transformers.utils import logging as hf_logging
 
 # (metrics.jsonl key, label): the values a step line shows, in this order, when the record has them
-SHOWN = (("reward_mean", "reward"), ("loss", "loss"), ("kl", "kl"), ("frac_zero_std_groups", "zero-std groups"))
+SHOWN = (("reward_mean", "reward"), ("loss", "loss"), ("kl", "kl"), ("frac_zero_std_groups", "zero-std groups"),
+         ("policy/weight_delta", "weight delta"), ("policy/kl_start", "kl start"))
 EVAL_PREFIX = "eval/"
 
 

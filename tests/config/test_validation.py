@@ -28,7 +28,7 @@ from bot_repro.train import run
 from tests.conftest import compose
 
 SCHEMAS = [config.ModelCfg, config.AlgorithmCfg, config.DynamicSampling, config.TaskCfg,
-           config.RewardCfg, EvalCfg, TrainerCfg, config.LoggerCfg, config.ResourcesCfg]
+           config.RewardCfg, EvalCfg, TrainerCfg, config.DriftCfg, config.LoggerCfg, config.ResourcesCfg]
 
 # (overrides, the message's key=value, what it says is allowed)
 BAD = [
@@ -48,6 +48,10 @@ BAD = [
     (["trainer.eval.max_prompts=many"], "trainer.eval.max_prompts='many'", "an integer or null"),
     (["+trainer.eval.evry=3"], "unknown key(s) ['evry'] in trainer.eval", "every"),
     (["trainer.warmup_steps=-1"], "trainer.warmup_steps=-1", ">= 0"),
+    (["+trainer.drift.kl_every=-1"], "trainer.drift.kl_every=-1", "an integer >= 0"),
+    (["+trainer.drift.kl_share=0"], "trainer.drift.kl_share=0", "a number in (0, 1]"),
+    (["+trainer.drift.enabled=sometimes"], "trainer.drift.enabled='sometimes'", "true or false"),
+    (["+trainer.drift.kl_evry=2"], "unknown key(s) ['kl_evry'] in trainer.drift", "kl_every"),
     (["reward.w_s=-0.1"], "reward.w_s=-0.1", "a number >= 0"),
     (["reward.w_g=heavy"], "reward.w_g='heavy'", "a number"),
     (["reward.window=1.5"], "reward.window=1.5", "an integer (>= 0)"),

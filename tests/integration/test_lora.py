@@ -92,9 +92,11 @@ def test_a_resumed_lora_run_equals_the_uninterrupted_one(lora_run, tmp_path):
     assert opt_a.keys() == opt_b.keys() and opt_a  # Adam's moments of the adapter's parameters
     for k in opt_a:
         assert all(torch.equal(opt_a[k][s], opt_b[k][s]) for s in ("exp_avg", "exp_avg_sq")), k
-    keep = ("loss", "grad_norm", "reward_mean", "adv_mean")
+    # the policy's distance and KL are from the run's start, not from the checkpoint it resumed from
+    keep = ("loss", "grad_norm", "reward_mean", "adv_mean", "policy/weight_delta", "policy/kl_start")
     step2 = [{k: r[k] for k in keep} for d in (lora_run, resumed) for r in _records(d) if r["step"] == 2]
     assert len(step2) == 2 and step2[0] == step2[1], step2
+    assert step2[0]["policy/kl_start"] > 0 and step2[0]["policy/weight_delta"] > 0
 
 
 def test_offline_evaluation_loads_a_lora_checkpoint(lora_run, tmp_path):

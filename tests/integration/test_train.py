@@ -35,6 +35,10 @@ def test_every_algorithm_trains_and_moves_the_policy(algorithm, tmp_path):
         for key in ("reward_mean", "adv_mean", "loss", "completion_len_mean", "generated_tokens", "step_seconds"):
             assert key in rec, key
     assert "eval/success_rate" in lines[-1] and "eval/success_rate" in lines[0]
+    # how far the policy moved from its start (trainer/drift.py): 0 before training, then growing; the KL is 0
+    # on step 1's rollouts (sampled by the start) and above 0 on step 2's
+    assert lines[0]["policy/weight_delta"] == 0.0 < lines[1]["policy/weight_delta"] < lines[2]["policy/weight_delta"]
+    assert lines[1]["policy/kl_start"] == 0.0 < lines[2]["policy/kl_start"]
     info = json.loads((run_dir / "run.json").read_text())
     assert info["status"] == "completed" and info["seed"] == 0 and "torch" in info["packages"]
     # the policy changed: the step-2 checkpoint differs from the step-1 checkpoint

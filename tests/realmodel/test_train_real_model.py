@@ -1,7 +1,8 @@
 """task=aime and task=react train 2 steps with SmolLM2-135M-Instruct (model=smollm2_135m), offline.
 
 Real tokenizer, chat template, sampling and stop token (<|im_end|>); a weak model's output must be
-scored (with a reason), never crash the parsers or checkers. Sizes are cut to the minimum (2
+scored (with a reason), never crash the parsers or checkers. The AIME run also checks that how far the
+policy moved from its start (``policy/*`` in metrics.jsonl) is 0 at the start and grows. Sizes are cut to the minimum (2
 prompts x 2 rollouts x 32 tokens) so each run is about 2 minutes on 2 quiet cores; marked slow.
 """
 
@@ -47,8 +48,15 @@ def rollouts(run_dir: Path) -> list[dict]:
 @pytest.mark.slow
 def test_aime_trains_two_steps_with_the_real_model(smollm2_dir, tmp_path):
     run = tmp_path / "aime"
-    records = train(run, ["task=aime", "task.params.source=smoke", "task.params.limit=4", "reward=aime_rule"])
+    # weight decay moves the weights whatever the rewards, so the policy's distance from its start must grow
+    records = train(run, ["task=aime", "task.params.source=smoke", "task.params.limit=4", "reward=aime_rule",
+                          "trainer.weight_decay=0.1"])
     assert any("eval/pass@1" in r for r in records)
+    # how far the policy moved (policy/*, bot_repro/trainer/drift.py): 0 at the start, then growing; the KL is
+    # 0 on step 1's rollouts (the start's own) and above 0 on step 2's
+    at = {r["step"]: r for r in records}
+    assert at[0]["policy/weight_delta"] == 0.0 < at[1]["policy/weight_delta"] < at[2]["policy/weight_delta"]
+    assert at[1]["policy/kl_start"] == 0.0 < at[2]["policy/kl_start"] and at[2]["policy/kl_seconds"] > 0
     assert all("reward/format_bonus" in r for r in records if "loss" in r)
     samples = [json.loads(line) for p in sorted((run / "eval").glob("step_*/samples.jsonl")) for line in p.open()]
     assert samples and all(s["format"] in ("perfect", "loose", "malformed") for s in samples)

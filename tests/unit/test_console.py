@@ -16,6 +16,8 @@ RECORD = {"step": 3, "time": 9.5, "reward_mean": 0.41, "reward_std": 0.2, "loss"
 def test_a_step_line_shows_a_few_key_values_in_three_digits():
     assert console.step_line(RECORD, 20) == "step 3/20  reward 0.410  loss 0.0123  kl n/a  zero-std groups 0.250  3.2 s"
     assert console.step_line({"step": 1}, 2) == "step 1/2"
+    moved = {"step": 2, "policy/weight_delta": 0.0012345, "policy/kl_start": 4.5e-05, "policy/kl_seconds": 0.3}
+    assert console.step_line(moved, 20) == "step 2/20  weight delta 0.00123  kl start 4.50e-05"
 
 
 def test_a_held_out_line_only_on_evaluation_steps():

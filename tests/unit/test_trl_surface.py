@@ -88,11 +88,24 @@ def test_loss_logprobs_and_micro_batch_hooks():
     assert 'kwargs["use_cache"] = False' in fused and "shift_labels" in fused
 
 
+def test_loss_computes_its_logprobs_through_the_one_method():
+    """The KL from the starting policy (``bot_repro.trainer.drift``) keeps the logprobs of the loss's one
+    ``_get_per_token_logps_and_entropies`` call and calls that method again with the start's weights."""
+    assert list(inspect.signature(GRPOTrainer._compute_loss).parameters) == ["self", "model", "inputs"]
+    loss_src = inspect.getsource(GRPOTrainer._compute_loss)
+    assert loss_src.count("self._get_per_token_logps_and_entropies(") == 1
+    assert "per_token_logps, entropies, aux_loss = self._get_per_token_logps_and_entropies(" in loss_src
+    params = list(inspect.signature(GRPOTrainer._get_per_token_logps_and_entropies).parameters)
+    assert params[:5] == ["self", "model", "input_ids", "attention_mask", "logits_to_keep"]
+    src = inspect.getsource(GRPOTrainer._get_per_token_logps_and_entropies)
+    assert "outputs = model(**model_inputs" in src and "return logps, entropies, aux_loss" in src
+
+
 def test_docstring_lists_every_guarded_name():
     doc = bot_trainer.__doc__
     for name in ("_generate_and_score_completions", "_metrics", "_calculate_rewards", "_issue_warnings_after_load",
                  "_save_checkpoint", "on_pre_optimizer_step", "_get_per_token_logps_and_entropies", "_prepare_inputs",
-                 "_buffered_inputs", "split_tensor_dict"):
+                 "_buffered_inputs", "split_tensor_dict", "_compute_loss"):
         assert name in doc, name
 
 
