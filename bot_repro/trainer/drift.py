@@ -32,7 +32,6 @@ starting adapter, a fresh adapter from the run's seed), so a resumed run measure
 from __future__ import annotations
 
 import contextlib
-
 import math
 import re
 import time
