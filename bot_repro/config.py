@@ -37,6 +37,7 @@ from bot_repro.judges.options import JudgeOptions, parse_options
 from bot_repro.models import lora
 from bot_repro.models.lora import LoraCfg
 from bot_repro.models.prompt_format import FORMATS as PROMPT_FORMATS
+from bot_repro.models.sampling import check_sampler
 from bot_repro.plugins import load_plugins
 from bot_repro.rewards import REWARD_SOURCES, RewardCfg  # RewardCfg: the reward section's schema, re-exported
 from bot_repro.run_folder import config_path
@@ -177,6 +178,8 @@ class TrainerCfg:
     # each distinct prompt of a micro-batch through the model once in the loss (trainer/shared_prefix.py); exact,
     # used where it applies (one process, no activation checkpointing), TRL's per-row forward elsewhere
     shared_prefix: bool = True
+    # rollouts and held-out samples without vLLM: transformers' generate, or bot_repro.models.sampling
+    sampler: str = checked("transformers", one_of("transformers", "shared_prefix"))
     beta: float = checked(0.0, NON_NEGATIVE)  # KL coefficient (paper default 0)
     save_steps: int = checked(25, POSITIVE)
     save_total_limit: int | None = checked(2, POSITIVE)
@@ -324,6 +327,7 @@ def validate(cfg: DictConfig) -> RunConfig:
             f"algorithm.options.{key}"
         )
     _check_trl_fields({**algo.trl, **tr.extra}, tr.lr_scheduler_type)
+    check_sampler(tr.sampler, tr.top_p, {**algo.trl, **tr.extra})
     run = RunConfig(
         **{f.name: getattr(stack, f.name) for f in dataclasses.fields(StackConfig)},
         algorithm=algo, trainer=tr, logger=build_options(LoggerCfg, _section(cfg, "logger"), "logger"),

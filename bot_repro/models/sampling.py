@@ -9,7 +9,8 @@ time on this hardware (measured in ``results/bench/real_rl.json``):
   (``generate`` prefills every row);
 - a draw is one inverse-CDF lookup in float64 (``torch.multinomial``, which ``generate`` calls, draws an
   exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens);
-- rows that have ended (EOS) leave the batch once a quarter of it has, instead of decoding pads.
+- rows that have ended (EOS) leave the batch once a quarter of it has, instead of decoding pads;
+- the KV cache is written in place (``DynamicCache`` concatenates: a copy of it per token and layer).
 
 Positions and masks are those of TRL's loss forward on the same rows (left-padded prompts, positions
 counted from the padded start), so the sampled tokens' logprobs are the ones the loss recomputes.
@@ -17,8 +18,66 @@ counted from the padded start), so the sampled tokens' logprobs are the ones the
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 from transformers import DynamicCache
+from transformers.cache_utils import DynamicLayer
+
+from bot_repro.config_schema import ConfigError
+
+# GRPOConfig's sampling settings and the value at which each changes nothing (what ``sample`` draws)
+NEUTRAL = {"top_k": (0, None), "min_p": (None, 0.0), "repetition_penalty": (1.0,), "generation_kwargs": (None, {})}
+
+
+def check_sampler(sampler: str, top_p: float, trl_fields: dict[str, Any]) -> None:
+    """Refuse, before anything loads, a sampling setting ``sampler=shared_prefix`` does not draw."""
+    if sampler != "shared_prefix":
+        return
+    bad = [f"trainer.top_p={top_p}"] if top_p != 1.0 else []
+    bad += [f"{k}={v!r}" for k, v in trl_fields.items() if k in NEUTRAL and v not in NEUTRAL[k]]
+    if bad:
+        raise ConfigError(f"trainer.sampler=shared_prefix samples from the full softmax at trainer.temperature only; "
+                          f"{', '.join(bad)} is not drawn by it: set trainer.sampler=transformers, or drop the setting")
+
+
+class _Preallocated(DynamicLayer):
+    """A ``DynamicLayer`` whose keys and values live in buffers of ``capacity`` positions, written in place:
+    ``DynamicLayer`` concatenates, copying the whole cache at every decoded token (a fifth of a step here).
+    Attention reads views of the filled part."""
+
+    def __init__(self, capacity: int):
+        super().__init__()
+        self.capacity, self.length = capacity, 0
+
+    def update(self, key_states, value_states, *args, **kwargs):
+        if not self.is_initialized:
+            self.dtype, self.device = key_states.dtype, key_states.device
+            shape = (key_states.shape[0], key_states.shape[1], self.capacity)
+            self.k_buf = key_states.new_empty(*shape, key_states.shape[-1])
+            self.v_buf = value_states.new_empty(*shape, value_states.shape[-1])
+            self.is_initialized = True
+        end = self.length + key_states.shape[-2]
+        self.k_buf[:, :, self.length : end] = key_states
+        self.v_buf[:, :, self.length : end] = value_states
+        self.length = end
+        self.keys, self.values = self.k_buf[:, :, :end], self.v_buf[:, :, :end]
+        return self.keys, self.values
+
+    def get_seq_length(self) -> int:
+        return self.length
+
+    def batch_select_indices(self, indices: torch.Tensor) -> None:
+        if self.length:
+            self.k_buf, self.v_buf = self.k_buf[indices], self.v_buf[indices]
+            self.keys, self.values = self.k_buf[:, :, : self.length], self.v_buf[:, :, : self.length]
+
+
+def _cache(model, capacity: int) -> DynamicCache:
+    """The model's ``DynamicCache`` with its full-attention layers preallocated (sliding-window ones as they are)."""
+    cache = DynamicCache(config=model.config)
+    cache.layers = [_Preallocated(capacity) if type(layer) is DynamicLayer else layer for layer in cache.layers]
+    return cache
 
 
 def _draw(logits: torch.Tensor, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
@@ -44,7 +103,7 @@ def _sample_chunk(model, prompts: list[list[int]], counts: list[int], max_new_to
                   eos_ids: torch.Tensor, pad_id: int, generator) -> list[list[int]]:
     """``counts[i]`` samples of distinct prompt ``i``, prompt-major."""
     ids, mask = _left_pad(prompts, pad_id)
-    cache = DynamicCache(config=model.config)
+    cache = _cache(model, ids.shape[1] + max_new_tokens)
     logits = model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, logits_to_keep=1).logits
     rows = torch.arange(len(prompts)).repeat_interleave(torch.tensor(counts))  # row r samples prompt rows[r]
     cache.batch_select_indices(rows)

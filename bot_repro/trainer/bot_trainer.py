@@ -29,6 +29,8 @@ transformers 5.23 this module depends on, each guarded by tests/unit/test_trl_su
   (``drift``); ``self.state.global_step`` counts finished optimizer steps there.
 - ``GRPOTrainer.vllm_generation`` (with ``use_vllm``): handed to ``vllm_engine.adapt_sync``, whose own
   private names are listed in that module.
+- ``GRPOTrainer._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations, ...)`` returning
+  ``(completion_ids, logprobs)`` (``sampler: shared_prefix``), with ``eos_token_ids`` and ``_tokenizer``.
 - ``GRPOTrainer._get_per_token_logps_and_entropies`` (the loss's logprobs; ``shared_prefix``) and
   ``_prepare_inputs`` with ``_step``, ``_buffered_inputs``, ``args.steps_per_generation`` and
   ``trl.trainer.grpo_trainer.split_tensor_dict`` (its train branch, less the shuffle, under ``shared_prefix``).
@@ -49,6 +51,7 @@ from trl.trainer.grpo_trainer import split_tensor_dict
 from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.advantages import drops_groups
 from bot_repro.config import DriftCfg, DynamicSampling
+from bot_repro.models import sampling
 from bot_repro.run_folder import write_rollouts
 from bot_repro.trainer import shared_prefix as prefix
 from bot_repro.trainer.advantage_step import (
@@ -82,6 +85,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         rollouts_per_step: int = 8,
         engine: Engine | None = None,
         shared_prefix: bool = True,
+        sampler: str = "transformers",
         drift: DriftCfg | None = None,
         **kwargs,
     ):
@@ -99,6 +103,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         self.rollout_dir = Path(rollout_dir) if rollout_dir else None
         self.rollouts_per_step = rollouts_per_step
         self.generated_tokens = 0
+        self.sampler = sampler  # "shared_prefix": rollouts from bot_repro.models.sampling (_generate_single_turn)
         # the loss forward computes each distinct prompt once where it can (trainer/shared_prefix.py)
         self.shared_prefix = shared_prefix and prefix.applies(self.accelerator.num_processes,
                                                               bool(self.args.activation_checkpointing))
@@ -263,6 +268,18 @@ class BoTGRPOTrainer(GRPOTrainer):
             torch.randperm(len(batch["completion_ids"]))  # TRL's shuffle draw, unused: the same random stream after it
             self._buffered_inputs = split_tensor_dict(batch, self.args.steps_per_generation)
         return self._buffered_inputs[self._step % self.args.steps_per_generation]
+
+    def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
+        """TRL's, or with ``sampler: shared_prefix`` (text prompts, no vLLM) ``models.sampling.sample``: the same
+        distribution, each distinct prompt prefilled once. ``config.validate`` refuses the sampling settings it
+        does not draw (top-p, top-k, min-p, a repetition penalty)."""
+        if self.sampler != "shared_prefix" or self.use_vllm or images is not None or multimodal_fields:
+            return super()._generate_single_turn(prompt_ids, images, multimodal_fields, num_generations,
+                                                 has_tool_images)
+        model = self.accelerator.unwrap_model(self.model)
+        completions = sampling.sample(model, prompt_ids, self.max_completion_length, self.temperature,
+                                      self.eos_token_ids, self._tokenizer.pad_token_id)
+        return completions, None
 
     # ---- the TRL hook --------------------------------------------------------------------
     def _generate_and_score_completions(self, inputs):

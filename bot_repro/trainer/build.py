@@ -30,9 +30,10 @@ from bot_repro.run_folder.schema import CHECKPOINTS, EVAL, METRICS, ROLLOUTS
 from bot_repro.tasks.base import Task, build_task
 from bot_repro.trainer import console
 from bot_repro.trainer.bot_trainer import BoTGRPOTrainer
-from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl
+from bot_repro.trainer.callbacks import HeldOutEval, MetricsJsonl, SharedPrefixSampler
 from bot_repro.trainer.token_reward import TokenRewardFunction
 from bot_repro.trainer.vllm_engine import (
+    EngineSampler,
     VllmEngineError,
     check_installed,
     check_kv_cache,
@@ -230,6 +231,7 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
         rollouts_per_step=cfg.trainer.rollouts_per_step,
         peft_config=peft_config,
         shared_prefix=cfg.trainer.shared_prefix,
+        sampler=cfg.trainer.sampler,
         drift=cfg.trainer.drift,
     )
     try:
@@ -247,8 +249,10 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
     ev = cfg.trainer.eval
     if ev.every > 0 and test_rows:
         max_new = ev.max_new_tokens or cfg.trainer.max_completion_length
-        trainer.add_callback(
-            HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs), run_dir / EVAL, metrics)
-        )
+        sampler = (EngineSampler(trainer.vllm_generation, tok) if trainer.engine is not None
+                   else SharedPrefixSampler(tok, trainer.eos_token_ids, ev.batch_size)
+                   if cfg.trainer.sampler == "shared_prefix" else None)
+        trainer.add_callback(HeldOutEval(task, test_rows, tok, ev, max_new, dict(m.chat_template_kwargs),
+                                         run_dir / EVAL, metrics, sampler=sampler))
     console.install(trainer, metrics, step_lines, bar=cfg.logger.progress_bar)
     return trainer, metrics, judge

@@ -27,6 +27,7 @@ from transformers import TrainerCallback
 from bot_repro import ranks
 from bot_repro.config import MonitorCfg
 from bot_repro.config_schema import build_options
+from bot_repro.models import sampling
 from bot_repro.run_folder import append_metrics, read_metrics
 from bot_repro.run_folder.schema import BATCH_KEYS, PASSTHROUGH_PREFIXES, RENAME, WEIGHT_DELTA
 from bot_repro.trainer.monitors import StepMonitors
@@ -134,14 +135,18 @@ class MetricsJsonl(TrainerCallback):
 
 
 class HeldOutEval(TrainerCallback):
-    """Samples ``n_samples`` completions per held-out prompt and asks the task for its metrics."""
+    """Samples ``n_samples`` completions per held-out prompt and asks the task for its metrics: with
+    ``sampler(model, prompts, n, temperature, max_new_tokens)`` when the run has one (its colocated vLLM,
+    ``vllm_engine.EngineSampler``, or ``trainer.sampler: shared_prefix``, ``SharedPrefixSampler``), else with
+    transformers ``generate`` (``eval.batch_size`` rows at a time)."""
 
-    def __init__(self, task, rows, tokenizer, eval_cfg, max_new_tokens, chat_kwargs, out_dir, metrics):
+    def __init__(self, task, rows, tokenizer, eval_cfg, max_new_tokens, chat_kwargs, out_dir, metrics, sampler=None):
         self.task, self.rows, self.tok, self.cfg = task, rows, tokenizer, eval_cfg
         self.max_new_tokens = max_new_tokens
         self.chat_kwargs = chat_kwargs
         self.out_dir = Path(out_dir)
         self.metrics = metrics
+        self.sampler = sampler
 
     def due(self, step: int, max_steps: int) -> bool:
         return self.cfg.every > 0 and (step % self.cfg.every == 0 or step == max_steps)
@@ -155,7 +160,11 @@ class HeldOutEval(TrainerCallback):
 
     def _run(self, model, step: int) -> dict[str, float]:
         rows = self.rows[: self.cfg.max_prompts] if self.cfg.max_prompts else self.rows
-        completions = generate(model, self.tok, rows, self.cfg, self.max_new_tokens, self.chat_kwargs)
+        if self.sampler is not None:
+            completions = self.sampler(model, render(self.tok, rows, self.chat_kwargs), self.cfg.n_samples,
+                                       self.cfg.temperature, self.max_new_tokens)
+        else:
+            completions = generate(model, self.tok, rows, self.cfg, self.max_new_tokens, self.chat_kwargs)
         result = self.task.evaluate_and_save(completions, rows, self.out_dir / f"step_{step:06d}")
         return {f"eval/{k}": float(v) for k, v in result.items()}
 
@@ -169,12 +178,18 @@ class HeldOutEval(TrainerCallback):
             self.metrics.pending.update(self.run(model, state.global_step))
 
 
+def render(tok, rows, chat_kwargs: dict) -> list[str]:
+    """Each row's prompt as the model reads it (its chat template, or the plain format's)."""
+    return [tok.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True, **chat_kwargs) for r in rows]
+
+
 @torch.no_grad()
 def generate(model, tok, rows, cfg, max_new_tokens: int, chat_kwargs: dict) -> list[list[str]]:
-    """n sampled completions per row, decoded without special tokens (as the trainer sees them)."""
+    """n sampled completions per row with transformers ``generate``, decoded without special tokens (as the
+    trainer sees them)."""
     was_training = model.training
     model.eval()
-    prompts = [tok.apply_chat_template(r["prompt"], tokenize=False, add_generation_prompt=True, **chat_kwargs) for r in rows]
+    prompts = render(tok, rows, chat_kwargs)
     per_call = max(1, cfg.batch_size // cfg.n_samples)
     out: list[list[str]] = []
     old_side = tok.padding_side
@@ -197,3 +212,25 @@ def generate(model, tok, rows, cfg, max_new_tokens: int, chat_kwargs: dict) -> l
         tok.padding_side = old_side
         model.train(was_training)
     return out
+
+
+class SharedPrefixSampler:
+    """Held-out samples from ``bot_repro.models.sampling`` (``trainer.sampler: shared_prefix``): every
+    prompt's n samples share its prefill, ``rows`` decoded at once (``eval.batch_size``), in eval mode,
+    from torch's global generator (as ``generate``'s)."""
+
+    def __init__(self, tokenizer, eos_token_ids: list[int], rows: int):
+        self.tok, self.eos, self.rows = tokenizer, eos_token_ids, rows
+
+    @torch.no_grad()
+    def __call__(self, model, prompts: list[str], n: int, temperature: float, max_new_tokens: int) -> list[list[str]]:
+        was_training = model.training
+        model.eval()
+        try:
+            ids = [self.tok(p, add_special_tokens=False).input_ids for p in prompts for _ in range(n)]
+            out = sampling.sample(model, ids, max_new_tokens, temperature, self.eos, self.tok.pad_token_id,
+                                  max_rows=self.rows)
+        finally:
+            model.train(was_training)
+        texts = self.tok.batch_decode(out, skip_special_tokens=True)
+        return [texts[i : i + n] for i in range(0, len(texts), n)]

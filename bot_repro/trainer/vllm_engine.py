@@ -216,6 +216,29 @@ def _reload_sync(self) -> None:
     self.llm.reset_prefix_cache()
 
 
+class EngineSampler:
+    """Held-out samples from the trainer's colocated engine (``HeldOutEval``): the engine is synced to the
+    weights being trained first (its last sync was before this step's update, or the base model before any
+    step), then samples ``n`` completions per prompt. Prompts go in as token ids (the rendered chat text
+    tokenized without special tokens, as the transformers path does); each prompt's sampling seed is drawn
+    from torch's global generator, so an evaluation is a function of the run's seed and step."""
+
+    def __init__(self, generation, tokenizer):
+        self.generation, self.tok = generation, tokenizer
+
+    def __call__(self, model, prompts: list[str], n: int, temperature: float, max_new_tokens: int) -> list[list[str]]:
+        import torch
+        from vllm import SamplingParams
+
+        self.generation.sync_weights()
+        ids = [{"prompt_token_ids": self.tok(p, add_special_tokens=False).input_ids} for p in prompts]
+        seeds = torch.randint(2**31 - 1, (len(prompts),)).tolist()
+        params = [SamplingParams(n=n, temperature=temperature, max_tokens=max_new_tokens, seed=seed,
+                                 skip_special_tokens=True) for seed in seeds]
+        outs = self.generation.llm.generate(ids, params, use_tqdm=False)
+        return [[c.text for c in out.outputs] for out in outs]
+
+
 def adapt_sync(generation, engine: Engine | None) -> None:
     """Give a CPU engine the reload sync (an instance method: TRL's class is left as it is)."""
     if engine is not None and engine.device == "cpu":

@@ -105,9 +105,10 @@ def test_sizing_files_name_a_model_and_a_resources_option_and_apply_only_there()
 
 def test_a_real_model_on_cpu_gets_cpu_sizes_and_the_command_line_wins():
     cfg = compose(["model=smollm2_135m", "task=aime"])
-    assert (cfg.trainer.prompts_per_step, cfg.trainer.num_generations, cfg.trainer.per_device_train_batch_size) == (2, 4, 2)
-    assert validate(cfg).batch == (2, 4)
-    assert compose(["model=smollm2_135m", "trainer.num_generations=8"]).trainer.num_generations == 8
+    assert (cfg.trainer.prompts_per_step, cfg.trainer.num_generations, cfg.trainer.per_device_train_batch_size) == (2, 4, 4)
+    assert validate(cfg).batch == (4, 2)  # one group per backward pass
+    wider = compose(["model=smollm2_135m", "trainer.num_generations=8"]).trainer
+    assert (wider.num_generations, wider.per_device_train_batch_size) == (8, 8)
     assert compose(["model=smollm2_135m", "resources=a100_80g"]).trainer.prompts_per_step == 8  # GPU: paper sizes
     assert compose(["model=qwen2_5_3b"]).trainer.prompts_per_step == 8
 
