@@ -35,6 +35,17 @@ def test_draw_follows_the_softmax_at_temperature():
         assert abs(c - e) < 5 * math.sqrt(e), (c, e)
 
 
+def test_draw_across_blocks_of_the_two_level_lookup():
+    """Mass on entries 3, 300 and 999 of 1000 (three blocks of ``BLOCK`` = 256, the last one padded): each is
+    drawn as often as its probability says, and nothing else ever is."""
+    logits = torch.full((30_000, 1000), -float("inf"))
+    logits[:, [3, 300, 999]] = torch.log(torch.tensor([0.2, 0.5, 0.3]))
+    counts = torch.bincount(sampling._draw(logits, 1.0, torch.Generator().manual_seed(1)), minlength=1000)
+    assert set(counts.nonzero().flatten().tolist()) == {3, 300, 999}
+    for i, p in ((3, 0.2), (300, 0.5), (999, 0.3)):
+        assert abs(counts[i] - 30_000 * p) < 5 * math.sqrt(30_000 * p * (1 - p)), (i, counts[i])
+
+
 @pytest.fixture(scope="module", params=["qwen2", "gemma3", "smollm3"])
 def tiny(request, tmp_path_factory):
     path = build_tiny(request.param, tmp_path_factory.mktemp(f"sampling_{request.param}"), vocab_size=300,
