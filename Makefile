@@ -110,6 +110,7 @@ bench:
 	$(PY) -m bench.react
 	$(PY) -m bench.stalls
 	$(PY) -m bench.real_model results/bench/real_model.json
+	$(PY) -m bench.real_rl results/bench/real_rl.json
 	$(MAKE) install-vllm
 	$(PY) -m bench.vllm_cpu results/bench/vllm_cpu.json
 

@@ -16,7 +16,7 @@ Parts (``--only a,b``; the file's other parts are kept, each part records its ow
 - ``steps``: ``WARMUP`` + ``TIMED`` optimizer steps of each path (``bench.gpu.time_trainer``'s phases, plus the
   process's CPU seconds), rollouts/s per core and the fraction of the bound; ``ratio`` = fast / today;
 - ``eval``: the shipped adapter's step-0 held-out evaluation: today's 128 samples (32 problems x 4, ``generate``
-  32 rows at a time) against the fast path's 512 (128 x 4), both timed; then today's path on the other 96
+  32 rows at a time) against the fast path's 512 (128 x 4, ``EVAL_ROWS`` rows at a time), both timed; then today's path on the other 96
   problems too, and pass@1 of both paths on the same 128 problems (paired bootstrap of the difference);
 - ``numerics``: per-token logprobs of the fast path's loss forward against a plain fp32 transformers forward
   (``model(...).logits``) on the same 64 sampled rollouts (max and mean |gap|), and ``RUN_SEEDS`` short GRPO
@@ -41,6 +41,7 @@ from bench.header import bench_run, write
 PROMPTS, K = 8, 8  # the configuration timed: 8 prompts x 8 completions
 WARMUP, TIMED = 1, 3
 EVAL_TODAY, EVAL_FAST, EVAL_N = 32, 128, 4  # held-out problems x samples
+EVAL_ROWS = 256  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
 RUN_SEEDS, RUN_STEPS = 3, 6
 PATHS = {
     "today": ["trainer.sampler=transformers", "trainer.shared_prefix=false", "trainer.per_device_train_batch_size=2"],
@@ -210,7 +211,7 @@ def evaluation() -> dict:
     today_first = generate(model, tok, rows[:EVAL_TODAY], ev_today, new, chat)
     today_s = time.perf_counter() - t
     eos = [tok.eos_token_id, *([model.generation_config.eos_token_id] if isinstance(model.generation_config.eos_token_id, int) else model.generation_config.eos_token_id or [])]
-    sampler = SharedPrefixSampler(tok, sorted(set(eos)), ev.batch_size)
+    sampler = SharedPrefixSampler(tok, sorted(set(eos)), EVAL_ROWS)
     torch.manual_seed(0)
     t = time.perf_counter()
     fast = sampler(model, render(tok, rows, chat), EVAL_N, ev.temperature, new)
@@ -223,7 +224,7 @@ def evaluation() -> dict:
     return {"today": {"samples": EVAL_TODAY * EVAL_N, "seconds": today_s, "samples_per_s": EVAL_TODAY * EVAL_N / today_s,
                       "rows_per_generate": 32},
             "fast": {"samples": EVAL_FAST * EVAL_N, "seconds": fast_s, "samples_per_s": EVAL_FAST * EVAL_N / fast_s,
-                     "rows_at_once": ev.batch_size},
+                     "rows_at_once": EVAL_ROWS},
             "fast_512_faster_than_today_128": fast_s < today_s,
             "pass@1": {name: statistics.fmean(v) for name, v in p1.items()},
             "pass@1_fast_minus_today": _paired_ci(p1["fast"], p1["today"]),
@@ -291,6 +292,45 @@ def _unpaired_ci(a: list[float], b: list[float], n: int = 10_000) -> list[float]
     return [float(d[int(0.025 * n)]), float(d[int(0.975 * n) - 1])]
 
 
+def _r(x: float) -> float:
+    """Three significant digits: what docs/real_model.md quotes."""
+    return float(f"{x:.3g}")
+
+
+def summary(data: dict) -> dict:
+    """The measured numbers, rounded, for prose (parts not measured yet are left out)."""
+    out: dict = {}
+    if "bound" in data:
+        b = data["bound"]
+        bf16 = statistics.fmean(v for k, v in b["matmul_gflops_per_core"].items() if k.startswith("bfloat16"))
+        out.update(fp32_decode_gflops=_r(b["fp32_decode_gflops"]), fp32_train_gflops=_r(b["fp32_train_gflops"]),
+                   bf16_gflops=_r(bf16), bf16_native=b["bf16_native"])
+    if "steps" in data:
+        st = data["steps"]
+        for path in PATHS:
+            x = st[path]
+            out[path] = {"rollouts_per_s_per_core": _r(x["rollouts_per_s_per_core"]), "step_s": _r(x["median"]["step_s"]),
+                         "generation_s": _r(x["median"]["generation_s"]), "fwd_bwd_s": _r(x["median"]["fwd_bwd_s"]),
+                         "fraction_of_bound": _r(x["fraction_of_bound"]),
+                         "gflop_per_rollout": _r(x["flops_per_rollout"]["total"] / 1e9)}
+        out.update(ratio=_r(st["ratio"]), ratio_cpu_s=_r(st["ratio_cpu_s"]),
+                   bound_rollouts_per_s_per_core=_r(st["fast"]["bound_rollouts_per_s_per_core"]))
+    if "eval" in data:
+        e = data["eval"]
+        out["eval"] = {"today_128_s": _r(e["today"]["seconds"]), "fast_512_s": _r(e["fast"]["seconds"]),
+                       "today_samples_per_s": _r(e["today"]["samples_per_s"]),
+                       "fast_samples_per_s": _r(e["fast"]["samples_per_s"]),
+                       "pass@1": {k: _r(v) for k, v in e["pass@1"].items()},
+                       "pass@1_fast_minus_today": [_r(v) for v in e["pass@1_fast_minus_today"]]}
+    if "numerics" in data:
+        n = data["numerics"]
+        out["logprob_gap"] = {k: _r(n["logprob_gap"][k]) for k in ("max", "mean")}
+        sr = n["short_runs"]
+        out["short_runs"] = {"fast_minus_today": _r(sr["fast_minus_today"]), "interval": [_r(v) for v in sr["interval"]],
+                             "seed_sd": {k: _r(v) for k, v in sr["seed_sd"].items()}}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?", default="results/bench/real_rl.json")
@@ -299,6 +339,7 @@ def main() -> None:
     out = Path(args.out)
     data = json.loads(out.read_text()) if out.exists() else {}
     data.pop("header", None)
+    data.pop("summary", None)
     parts = args.only.split(",")
     with bench_run("real_rl") as header:
         for part in ("bound", "steps", "eval", "numerics"):
@@ -309,6 +350,7 @@ def main() -> None:
                           "numerics": numerics}[part]()
             data[part] = {**result, "header": own.as_dict()}
             print(f"[bench.real_rl] {part}: done", flush=True)
+        data["summary"] = summary(data)
     print(json.dumps(write(out, header, data), indent=2, default=str)[:4000])
 
 

@@ -63,7 +63,8 @@ def _score(head: torch.nn.Module, hidden: torch.Tensor, targets: torch.Tensor, t
     """log softmax(head(hidden) / T)[target] per row of ``hidden`` [n, H], and the entropy of that
     distribution (``entropy``: "grad", "value" or "none"). The logits stay in memory for the backward
     (n x vocab floats): no recompute, where TRL's tiled head recomputes them (its fold is slow in torch ops)."""
-    logp = (head(hidden) / temperature).log_softmax(-1)
+    logits = head(hidden)
+    logp = (logits if temperature == 1.0 else logits / temperature).log_softmax(-1)
     picked = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
     if entropy == "none":
         return picked, None
