@@ -118,25 +118,28 @@ def test_code_judge_scores_a_real_completion(server, code_item, tmp_path):
     assert (metrics["judge/calls"], metrics["judge/failures"]) == (2, 0)
 
 
-def test_malformed_verdicts_get_the_failure_values(server, step_items, code_item, tmp_path):
-    # the constrained reply cut at 3 tokens ("VERDICT" / "SCORE:" without a value) cannot parse
+def test_malformed_verdicts_are_failed_verdicts(server, step_items, code_item, tmp_path):
+    # the constrained reply cut at 3 tokens ("VERDICT" / "SCORE:" without a value) cannot parse: a failed
+    # verdict, excluded from training (never a made-up 0) and never cached (#53)
     with build_judge_client(_cfg(server, tmp_path, max_tokens=3)) as judge:
         labels = judge.step_judge(step_items[:1], strategy="independent")
         code = judge.code_judge([code_item])[0]
         metrics = judge.pop_metrics()
+        cached = len(judge.cache)
     n = len(step_items[0].steps)
-    assert labels == [[0] * n]  # a step's failure value: 0
-    assert (code.ok, code.score, code.lines, code.error) == (False, 0.0, [], "unparseable judge reply")
-    assert code.raw and parsers.parse_score(code.raw) is None
+    assert labels == [None]
+    assert code.failed and not code.ok and code.error.startswith("unparseable judge reply")
+    assert "SCORE" in code.error  # the reply it could not read, quoted
     assert (metrics["judge/calls"], metrics["judge/unparseable"], metrics["judge/failures"]) == (n + 1, n + 1, 0)
-    # free text: whatever the model wrote, a reply the parser cannot read gets the failure values
+    assert cached == 0
+    # free text: whatever the model wrote, a reply the parser cannot read is a failed verdict
     with build_judge_client(_cfg(server, tmp_path, structured_outputs=False, max_tokens=80)) as judge:
         free = judge.code_judge([code_item])[0]
         metrics = judge.pop_metrics()
-    expected = parsers.parse_code_reply(free.raw, len(code_item.code.splitlines()))
-    assert (free.ok, free.score) == (expected.ok, expected.score)
-    if not free.ok:
-        assert (free.score, free.lines, metrics["judge/unparseable"]) == (0.0, [], 1)
+    if free.ok:
+        assert free.score == parsers.parse_code_reply(free.raw, len(code_item.code.splitlines())).score
+    else:
+        assert free.failed and free.error.startswith("unparseable judge reply") and metrics["judge/unparseable"] == 1
 
 
 def test_a_killed_server_means_retries_then_no_labels_and_a_restart_recovers(server, step_items, tmp_path):
@@ -161,8 +164,9 @@ def test_a_killed_server_means_retries_then_no_labels_and_a_restart_recovers(ser
         logged = [json.loads(line) for line in (run_dir / FAILURE_LOG).read_text().splitlines()]
         server.stop()
         assert 0 < metrics["judge/failures"] < n and metrics["judge/retries"] >= 2 * metrics["judge/failures"]
-        # a solution whose calls gave no reply has no labels (None), never made-up zeros
-        assert None in result[0] and any(x is not None for x in result[0])
+        # a solution whose calls gave no reply has no labels (None), never made-up zeros; whether some solution
+        # had every step answered before the kill depends on which calls the server finished first
+        assert None in result[0]
         assert [len(x) for x in result[0] if x is not None] == [len(i.steps) for i, x in zip(items, result[0]) if x]
         assert len(logged) == metrics["judge/failures"]
         assert all(e["role"] == "step_independent" and "gave up after 3 attempts" in e["reason"] for e in logged)
