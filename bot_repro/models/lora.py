@@ -23,6 +23,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,3 +264,44 @@ def merged_named_params(model) -> Iterator[tuple[str, Any]]:
                 layer = base.get_submodule(name.rsplit(".base_layer.", 1)[0])
                 param = param + sum(layer.get_delta_weight(a) for a in adapters if a in layer.lora_A)
             yield name.replace(".base_layer", ""), param.detach()
+
+
+def _mergeable(model) -> list:
+    """The LoRA layers of ``model`` whose deltas ``merged`` can fold: plain linear LoRA (no DoRA), every
+    adapted layer such; [] for a model without LoRA or with any other LoRA kind."""
+    from peft import PeftModel
+    from peft.tuners.lora import Linear, LoraLayer
+
+    if not isinstance(model, PeftModel):
+        return []
+    layers = [m for m in model.modules() if isinstance(m, LoraLayer)]
+    ok = all(type(m) is Linear and not any(m.use_dora.values()) and not m.merged for m in layers)
+    return layers if ok else []
+
+
+@contextmanager
+def merged(model):
+    """Inside, PeftModel ``model`` runs with its active LoRA deltas added into a fresh copy of each adapted
+    weight and its adapters off: one matmul per linear layer instead of three, a scale and an add (sampling
+    on CPU, #51). On exit each base weight gets its own tensor back, untouched (never W + dW - dW). No
+    gradients inside. A model without LoRA, or with a kind ``_mergeable`` does not fold, runs as it is."""
+    import torch
+
+    layers = _mergeable(model)
+    if not layers:
+        with nullcontext():
+            yield
+        return
+    saved = []
+    try:
+        with torch.no_grad():
+            for layer in layers:
+                weight = layer.get_base_layer().weight
+                saved.append((weight, weight.data))
+                delta = sum(layer.get_delta_weight(a) for a in model.active_adapters if a in layer.lora_A)
+                weight.data = weight.data + delta
+        with model.disable_adapter(), torch.no_grad():
+            yield
+    finally:
+        for weight, data in saved:
+            weight.data = data

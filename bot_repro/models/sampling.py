@@ -11,6 +11,7 @@ time on this hardware (measured in ``results/bench/real_rl.json``):
   exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens);
 - rows that have ended (EOS) leave the batch once an eighth of it has, instead of decoding pads;
 - the KV cache is written in place (``DynamicCache`` concatenates: a copy of it per token and layer).
+- a LoRA policy decodes through its merged weights (``lora.merged``: one matmul per layer, not three).
 
 Positions and masks are those of TRL's loss forward on the same rows (left-padded prompts, positions
 counted from the padded start), so the sampled tokens' logprobs are the ones the loss recomputes.
@@ -25,6 +26,7 @@ from transformers import DynamicCache
 from transformers.cache_utils import DynamicLayer
 
 from bot_repro.config_schema import ConfigError
+from bot_repro.models import lora
 
 # GRPOConfig's sampling settings and the value at which each changes nothing (what ``sample`` draws)
 NEUTRAL = {"top_k": (0, None), "min_p": (None, 0.0), "repetition_penalty": (1.0,), "generation_kwargs": (None, {})}
@@ -159,13 +161,14 @@ def sample(model, prompts: list[list[int]], max_new_tokens: int, temperature: fl
         where.setdefault(tuple(p), []).append(r)
     out: list[list[int]] = [[] for _ in prompts]
     chunk: list[tuple[int, ...]] = []
-    for i, key in enumerate(where):
-        chunk.append(key)
-        rows = sum(len(where[k]) for k in chunk)
-        if rows >= max_rows or i == len(where) - 1:
-            done = _sample_chunk(model, [list(k) for k in chunk], [len(where[k]) for k in chunk], max_new_tokens,
-                                 temperature, eos, pad_token_id, generator)
-            for r, seq in zip((r for k in chunk for r in where[k]), done):
-                out[r] = seq
-            chunk = []
+    with lora.merged(model):  # a LoRA policy decodes through merged weights
+        for i, key in enumerate(where):
+            chunk.append(key)
+            rows = sum(len(where[k]) for k in chunk)
+            if rows >= max_rows or i == len(where) - 1:
+                done = _sample_chunk(model, [list(k) for k in chunk], [len(where[k]) for k in chunk],
+                                     max_new_tokens, temperature, eos, pad_token_id, generator)
+                for r, seq in zip((r for k in chunk for r in where[k]), done):
+                    out[r] = seq
+                chunk = []
     return out

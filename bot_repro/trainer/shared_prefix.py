@@ -11,9 +11,10 @@ rounding; gradients reach the shared prompt's keys and values summed over the ro
 (the backward of the index), which is what the K separate passes give.
 
 FLOPs per group of K rows with prompt P and completion C (tokens, backbone): K (P + C) -> P + K C;
-LM head positions: K (P + C - 1) -> K C. Where it does not apply (``applies``: several processes, where
-DDP allows one forward per backward; activation checkpointing, which drops the cache; multimodal
-inputs; a one-token prompt) the trainer takes TRL's path.
+LM head positions: K (P + C - 1) -> K C. Columns past a chunk's longest completion (TRL pads completions
+to the generation batch's longest) are not computed: their logprobs are 0, masked as every pad is. Where
+it does not apply (``applies``: several processes, where DDP allows one forward per backward; activation
+checkpointing, which drops the cache; multimodal inputs; a one-token prompt) the trainer takes TRL's path.
 """
 
 from __future__ import annotations
@@ -68,9 +69,10 @@ def _score(head: torch.nn.Module, hidden: torch.Tensor, targets: torch.Tensor, t
     picked = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
     if entropy == "none":
         return picked, None
-    with torch.set_grad_enabled(entropy == "grad" and torch.is_grad_enabled()):
-        ent = -(logp.exp() * logp).sum(-1)
-    return picked, ent
+    if entropy == "grad" and torch.is_grad_enabled():
+        return picked, -(logp.exp() * logp).sum(-1)
+    with torch.no_grad():  # a value: one n x vocab buffer, written in place
+        return picked, -logp.exp().mul_(logp).sum(-1)
 
 
 def logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logits_to_keep: int, temperature: float,
@@ -80,8 +82,15 @@ def logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logit
     left-padded prompts followed by right-padded completions (C = ``logits_to_keep``, P >= 2); out [B, C]
     each. ``entropy``: "grad" (a loss reads it, e.g. an entropy bonus), "value" (for logging) or "none".
     ``model`` is the trainer's own (not wrapped for data parallelism: one forward per backward is all DDP allows)."""
-    lm = _causal_lm(model)
     width = input_ids.shape[1] - logits_to_keep  # prompt columns, left-padded to the micro-batch's longest
+    scored = attention_mask[:, width:].any(0).nonzero()
+    used = int(scored.max()) + 1 if len(scored) else 1
+    if used < logits_to_keep:  # completions are padded to the generation batch's longest: score this chunk's only
+        logps, ent = logprobs(model, input_ids[:, : width + used], attention_mask[:, : width + used], used,
+                              temperature, entropy)
+        pad = (0, logits_to_keep - used)
+        return torch.nn.functional.pad(logps, pad), (None if ent is None else torch.nn.functional.pad(ent, pad))
+    lm = _causal_lm(model)
     first, inverse = distinct_rows(input_ids[:, : width - 1], attention_mask[:, : width - 1])
     first, inverse = first.to(input_ids.device), inverse.to(input_ids.device)
     prefix = lm.base_model(input_ids=input_ids[first, : width - 1], attention_mask=attention_mask[first, : width - 1],

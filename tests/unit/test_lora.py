@@ -152,3 +152,46 @@ def test_merged_weights_are_peft_merge_and_leave_the_base_untouched(adapter_dir,
         torch.testing.assert_close(merged[name], value, rtol=0, atol=1e-6, msg=name)
     q = "model.layers.0.self_attn.q_proj.weight"
     assert not torch.equal(merged[q], before[f"base_model.model.{q.replace('.weight', '.base_layer.weight')}"])
+
+
+def test_merged_runs_as_the_adapter_and_gives_the_base_weights_back(adapter_dir, tiny_qwen2):
+    """``lora.merged`` (sampling, #51): inside, the adapters are off and the deltas are in the weights, so the
+    outputs are the adapter's to float rounding; after, even after an error inside, each base weight is its
+    own tensor again, bit for bit, and the adapter is on."""
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(tiny_qwen2), str(adapter_dir)).eval()
+    ids = torch.randint(3, model.config.vocab_size, (2, 7), generator=torch.Generator().manual_seed(0))
+    base = {k: (v, v.clone()) for k, v in model.state_dict().items() if "base_layer" in k}
+    with torch.no_grad():
+        want = model(input_ids=ids).logits
+        with model.disable_adapter():
+            plain = model(input_ids=ids).logits
+        with lora.merged(model):
+            got = model(input_ids=ids).logits
+            q = "base_model.model.model.layers.0.self_attn.q_proj.base_layer.weight"
+            assert not torch.equal(model.state_dict()[q], base[q][1])  # the delta is in the weight
+        with pytest.raises(RuntimeError, match="inside"), lora.merged(model):
+            raise RuntimeError("inside")
+        after = model(input_ids=ids).logits
+    torch.testing.assert_close(got, want, rtol=0, atol=1e-5)
+    assert (want - plain).abs().max() > 1e-3  # the adapter changes the outputs: the check above has teeth
+    assert torch.equal(after, want)
+    for k, (tensor, values) in base.items():
+        now = model.state_dict()[k]
+        assert now.data_ptr() == tensor.data_ptr() and torch.equal(now, values), k
+
+
+def test_merged_leaves_other_models_as_they_are(adapter_dir, tiny_qwen2):
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    plain = AutoModelForCausalLM.from_pretrained(tiny_qwen2)
+    dora = get_peft_model(AutoModelForCausalLM.from_pretrained(tiny_qwen2),
+                          LoraConfig(r=2, target_modules=["q_proj"], use_dora=True))
+    for model in (plain, dora):
+        before = {k: v.data_ptr() for k, v in model.state_dict().items()}
+        with lora.merged(model):
+            assert {k: v.data_ptr() for k, v in model.state_dict().items()} == before
+    assert lora._mergeable(dora) == []

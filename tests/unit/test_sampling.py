@@ -92,3 +92,35 @@ def test_refuses_what_it_does_not_draw():
     sampling.check_sampler("transformers", 0.9, {"top_k": 50})
     with pytest.raises(ConfigError, match=r"trainer.top_p=0.9, top_k=50 is not drawn by it"):
         sampling.check_sampler("shared_prefix", 0.9, {"top_k": 50})
+
+
+def test_a_lora_policy_decodes_through_merged_weights_as_peft_generates(tmp_path):
+    """A PeftModel with a nonzero adapter: the greedy-limit tokens are those of peft's own (unmerged) generate,
+    and the adapter is on again after."""
+    from peft import LoraConfig, get_peft_model
+
+    path = build_tiny("qwen2", tmp_path, vocab_size=300, hidden_size=32, num_layers=2)
+    torch.manual_seed(0)
+    model = get_peft_model(AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32),
+                           LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj", "down_proj"]))
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "lora_B" in name:
+                p.normal_(0, 0.5)
+    model.eval()
+    prompts = _prompts(300)
+    ref = []
+    with torch.no_grad():
+        for p in prompts:
+            out = model.generate(input_ids=torch.tensor([p]), do_sample=False, max_new_tokens=10, min_new_tokens=10,
+                                 pad_token_id=0, eos_token_id=None)
+            ref.append(out[0, len(p):].tolist())
+        with model.disable_adapter():
+            base = [model.generate(input_ids=torch.tensor([p]), do_sample=False, max_new_tokens=10, pad_token_id=0,
+                                   eos_token_id=None)[0, len(p):].tolist() for p in prompts]
+    assert ref != base  # the adapter changes the greedy tokens: decoding without it would fail here
+    assert sampling.sample(model, prompts, 10, 1e-6, [-1], pad_token_id=0) == ref
+    from peft.tuners.lora import LoraLayer
+
+    layers = [m for m in model.modules() if isinstance(m, LoraLayer)]
+    assert len(layers) == 6 and not any(layer.disable_adapters for layer in layers)

@@ -55,12 +55,12 @@ def _batch(vocab: int, pad: int, seed: int = 0):
     return torch.stack(rows), torch.stack(masks)
 
 
-def _trl(model, ids, mask):
+def _trl(model, ids, mask, keep=C):
     """TRL 1.16's ``_get_per_token_logps_and_entropies`` itself, under its profiling wrapper (it reads
     nothing from the trainer but ``accelerator.autocast``)."""
     host = types.SimpleNamespace(accelerator=types.SimpleNamespace(autocast=contextlib.nullcontext))
     fn = GRPOTrainer._get_per_token_logps_and_entropies.__wrapped__
-    logps, ent, _ = fn(host, model, ids, mask, C, compute_entropy=True)
+    logps, ent, _ = fn(host, model, ids, mask, keep, compute_entropy=True)
     return logps, ent
 
 
@@ -123,6 +123,26 @@ def test_rows_without_a_shared_prompt_give_the_same_numbers(tiny):
         ref = _trl(model, ids, mask)
     assert got[1] is None
     torch.testing.assert_close(got[0], ref[0], rtol=0, atol=2e-5)
+
+
+def test_columns_past_the_longest_completion_are_not_computed(tiny):
+    """A chunk padded past its longest completion (TRL pads to the generation batch's longest): the extra
+    columns are 0, the others exactly those of the unpadded chunk, and both are TRL's on the padded one."""
+    model = _model(tiny, lora=True)
+    ids, mask = _batch(model.config.vocab_size, pad=0, seed=4)
+    extra = 5
+    wide_ids = torch.cat([ids, ids.new_zeros(ids.shape[0], extra)], 1)
+    wide_mask = torch.cat([mask, mask.new_zeros(mask.shape[0], extra)], 1)
+    with torch.no_grad():
+        narrow = shared_prefix.logprobs(model, ids, mask, C, T, "value")
+        wide = shared_prefix.logprobs(model, wide_ids, wide_mask, C + extra, T, "value")
+        ref = _trl(model, wide_ids, wide_mask, C + extra)
+    assert wide[0].shape == (ids.shape[0], C + extra)
+    assert torch.equal(wide[0][:, :C], narrow[0]) and torch.equal(wide[1][:, :C], narrow[1])
+    assert not wide[0][:, C:].any() and not wide[1][:, C:].any()
+    comp_mask = wide_mask[:, -(C + extra):].float()
+    torch.testing.assert_close(wide[0], ref[0] * comp_mask, rtol=0, atol=2e-5)
+    torch.testing.assert_close(wide[1] * comp_mask, ref[1] * comp_mask, rtol=0, atol=2e-5)
 
 
 def test_applies_only_to_one_process_without_activation_checkpointing():
