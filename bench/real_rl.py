@@ -266,8 +266,8 @@ def numerics() -> dict:
             cfg_run = _short_run_cfg(path, seed)
             run_dir = Path(tempfile.mkdtemp(prefix=f"real_rl_run_{path}_{seed}_"))
             run(cfg_run, run_dir)
-            rec = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines() if '"reward"' in x]
-            means.setdefault(path, []).append(statistics.fmean(r["reward"] for r in rec))
+            rec = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+            means.setdefault(path, []).append(statistics.fmean(r["reward_mean"] for r in rec if "reward_mean" in r))
     diff = statistics.fmean(means["fast"]) - statistics.fmean(means["today"])
     out["short_runs"] = {"setup": f"real_study's 2 x 4, {RUN_STEPS} steps, seeds 0-{RUN_SEEDS - 1}, mean training reward per run",
                          "mean_reward": means, "fast_minus_today": diff,
@@ -349,6 +349,8 @@ def main() -> None:
                 result = {"bound": bound, "steps": lambda: steps(data["bound"]), "eval": evaluation,
                           "numerics": numerics}[part]()
             data[part] = {**result, "header": own.as_dict()}
+            data["summary"] = summary(data)
+            write(out, header, data)  # a part that fails later leaves this one written (header: complete false)
             print(f"[bench.real_rl] {part}: done", flush=True)
         data["summary"] = summary(data)
     print(json.dumps(write(out, header, data), indent=2, default=str)[:4000])
