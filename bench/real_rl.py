@@ -128,11 +128,12 @@ def _model_config() -> dict:
     return json.loads((Path(resolve_model_path(cfg, task, 0)) / "config.json").read_text())
 
 
-def _per_rollout_bound(fl: dict, b: dict) -> float:
-    """Seconds per rollout on one core at the measured rates: decode at M = 64, the rest at M = 512."""
+def _bound_phases(fl: dict, b: dict) -> dict:
+    """Seconds per rollout on one core at the measured rates, per phase: decode at M = 64, the rest at M = 512."""
     decode = fl["generation"] - fl["generation_prefill"]
-    return (decode / (b["fp32_decode_gflops"] * 1e9)
-            + (fl["generation_prefill"] + fl["loss_forward"] + fl["backward"]) / (b["fp32_train_gflops"] * 1e9))
+    train = b["fp32_train_gflops"] * 1e9
+    return {"generation": decode / (b["fp32_decode_gflops"] * 1e9) + fl["generation_prefill"] / train,
+            "fwd_bwd": (fl["loss_forward"] + fl["backward"]) / train}
 
 
 def steps(b: dict) -> dict:
@@ -155,11 +156,13 @@ def steps(b: dict) -> dict:
         prompt, completion = med["prompt_tokens"] / rollouts, med["completion_tokens"] / rollouts
         fl = flops(config, prompt, completion, K, cfg.model.lora.r or 4)
         rate = rollouts / med["step_s"]
-        bound_rate = 1 / _per_rollout_bound(fl, b)
+        phases = _bound_phases(fl, b)
+        bound_rate = 1 / sum(phases.values())
         out[path] = {"overrides": PATHS[path], "steps": rows, "median": med, "cpu_s": clock.cpu[WARMUP:],
                      "rollouts_per_s_per_core": rate, "rollouts_per_cpu_s": rollouts / statistics.median(clock.cpu[WARMUP:]),
                      "flops_per_rollout": fl, "bound_rollouts_per_s_per_core": bound_rate,
-                     "fraction_of_bound": rate / bound_rate, "generation": trainer.generation_info()}
+                     "fraction_of_bound": rate / bound_rate, "generation": trainer.generation_info(),
+                     "bound_step_s": {k: v * rollouts for k, v in phases.items()}}
     out["ratio"] = out["fast"]["rollouts_per_s_per_core"] / out["today"]["rollouts_per_s_per_core"]
     out["ratio_cpu_s"] = out["fast"]["rollouts_per_cpu_s"] / out["today"]["rollouts_per_cpu_s"]
     out["required_ratio"], out["goal_ratio"] = 2.5, 4.0
@@ -312,6 +315,8 @@ def summary(data: dict) -> dict:
             out[path] = {"rollouts_per_s_per_core": _r(x["rollouts_per_s_per_core"]), "step_s": _r(x["median"]["step_s"]),
                          "generation_s": _r(x["median"]["generation_s"]), "fwd_bwd_s": _r(x["median"]["fwd_bwd_s"]),
                          "fraction_of_bound": _r(x["fraction_of_bound"]),
+                         "bound_generation_s": _r(x["bound_step_s"]["generation"]),
+                         "bound_fwd_bwd_s": _r(x["bound_step_s"]["fwd_bwd"]),
                          "gflop_per_rollout": _r(x["flops_per_rollout"]["total"] / 1e9)}
         out.update(ratio=_r(st["ratio"]), ratio_cpu_s=_r(st["ratio_cpu_s"]),
                    bound_rollouts_per_s_per_core=_r(st["fast"]["bound_rollouts_per_s_per_core"]))
