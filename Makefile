@@ -76,9 +76,11 @@ $(VENV)/.installed-vllm: $(VENV)/.installed scripts/install_vllm.sh
 install-react:
 	bash scripts/install_react_deps.sh
 
-# The test command README.md and .ci/run use (about 23 minutes on 2 cores: 1,364 s measured 2026-12-06 for 1,862 tests (1,829 passed, 28 skipped, 5 failed and since fixed) at 1c90ca4, vLLM and verl not installed, beside a study held at nice 19 and, for part of it, make demo; test-fast: about 4). CI ran the whole suite with vLLM in 2,064 s on 2026-12-05.
+# The test command README.md and .ci/run use (about 31 minutes on 2 cores: 1,852 s measured 2026-12-07 for 1,983
+# tests (1,969 passed, 14 skipped: verl not installed) at 3d6f8cb with vLLM, a one-thread bench beside it for the
+# first 21 minutes; test-fast: about 4). CI ran the whole suite with vLLM in 2,064 s on 2026-12-05.
 PYTEST_FLAGS := -q -o console_output_style=count
-## install what is missing (vLLM's CPU build included), then run the whole suite (~22 min on 2 cores)
+## install what is missing (vLLM's CPU build included), then run the whole suite (~31 min on 2 cores)
 test: install install-vllm
 	$(PY) -m pytest $(PYTEST_FLAGS) -x --durations=15 tests
 
