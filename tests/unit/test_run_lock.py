@@ -144,10 +144,13 @@ import os, signal, sys, time
 from pathlib import Path
 from bot_repro.run_folder.lock import RunLock
 lock = RunLock.take(Path(sys.argv[1]), "run")
+ready_r, ready_w = os.pipe()
 child = os.fork()
-if child == 0:
+if child == 0:  # the fork hooks have run by the time the child's own code does
+    os.write(ready_w, b"1")
     time.sleep(600)  # a worker that outlives its run
     os._exit(0)
+os.read(ready_r, 1)  # the child is past its fork hooks (else the test would race the child's first slice)
 print(child, flush=True)
 sys.stdin.read()
 """, str(tmp_path / "run")], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
