@@ -5,12 +5,12 @@ same distribution as transformers' ``generate(do_sample=True, temperature=T)`` w
 (every token, its softmax probability at temperature T), drawn faster where a small model spends its
 time on this hardware (measured in ``results/bench/real_rl.json``):
 
-- a group's K rows share their prompt: it is prefilled once and its KV cache indexed out to the K rows
-  (``generate`` prefills every row);
-- a draw is one inverse-CDF lookup in float64 (``torch.multinomial``, which ``generate`` calls, draws an
+- a group's K rows share their prompt: it is prefilled once, and its keys and values are held and read once
+  per group, not per row (``shared_kv``; ``generate`` prefills every row and reads a copy per row);
+- a draw is one two-level inverse-CDF lookup (``torch.multinomial``, which ``generate`` calls, draws an
   exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens);
 - rows that have ended (EOS) leave the batch once an eighth of it has, instead of decoding pads;
-- the KV cache is written in place (``DynamicCache`` concatenates: a copy of it per token and layer).
+- each row's own keys and values are written in place (``DynamicCache`` concatenates: a copy per token and layer);
 - a LoRA policy decodes through its merged weights (``lora.merged``: one matmul per layer, not three).
 
 Positions and masks are those of TRL's loss forward on the same rows (left-padded prompts, positions
@@ -22,11 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-from transformers import DynamicCache
-from transformers.cache_utils import DynamicLayer
 
 from bot_repro.config_schema import ConfigError
-from bot_repro.models import lora
+from bot_repro.models import lora, shared_kv
 
 # GRPOConfig's sampling settings and the value at which each changes nothing (what ``sample`` draws)
 NEUTRAL = {"top_k": (0, None), "min_p": (None, 0.0), "repetition_penalty": (1.0,), "generation_kwargs": (None, {})}
@@ -43,62 +41,26 @@ def check_sampler(sampler: str, top_p: float, trl_fields: dict[str, Any]) -> Non
                           f"{', '.join(bad)} is not drawn by it: set trainer.sampler=transformers, or drop the setting")
 
 
-class _Preallocated(DynamicLayer):
-    """A ``DynamicLayer`` whose keys and values live in buffers of ``capacity`` positions, written in place:
-    ``DynamicLayer`` concatenates, copying the whole cache at every decoded token (a fifth of a step here).
-    Attention reads views of the filled part."""
-
-    def __init__(self, capacity: int):
-        super().__init__()
-        self.capacity, self.length = capacity, 0
-
-    def update(self, key_states, value_states, *args, **kwargs):
-        if not self.is_initialized:
-            self.dtype, self.device = key_states.dtype, key_states.device
-            shape = (key_states.shape[0], key_states.shape[1], self.capacity)
-            self.k_buf = key_states.new_empty(*shape, key_states.shape[-1])
-            self.v_buf = value_states.new_empty(*shape, value_states.shape[-1])
-            self.is_initialized = True
-        end = self.length + key_states.shape[-2]
-        self.k_buf[:, :, self.length : end] = key_states
-        self.v_buf[:, :, self.length : end] = value_states
-        self.length = end
-        self.keys, self.values = self.k_buf[:, :, :end], self.v_buf[:, :, :end]
-        return self.keys, self.values
-
-    def get_seq_length(self) -> int:
-        return self.length
-
-    def batch_select_indices(self, indices: torch.Tensor) -> None:
-        if self.length:
-            self.k_buf, self.v_buf = self.k_buf[indices], self.v_buf[indices]
-            self.keys, self.values = self.k_buf[:, :, : self.length], self.v_buf[:, :, : self.length]
-
-
-def _cache(model, capacity: int) -> DynamicCache:
-    """The model's ``DynamicCache`` with its full-attention layers preallocated (sliding-window ones as they are)."""
-    cache = DynamicCache(config=model.config)
-    cache.layers = [_Preallocated(capacity) if type(layer) is DynamicLayer else layer for layer in cache.layers]
-    return cache
-
-
 BLOCK = 256  # vocabulary entries per block of the two-level lookup
 
 
 def _draw(logits: torch.Tensor, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
-    """One token per row of ``logits`` [R, V] from softmax(logits / T): the first index whose float64
-    cumulative probability reaches a uniform draw, found in two levels (the block of ``BLOCK`` entries, then
-    the entry in it), so the float64 running sum covers V / BLOCK block totals and one block, not V. [R]"""
+    """One token per row of ``logits`` [R, V] from softmax(logits / T): the first index whose cumulative
+    probability reaches a uniform draw, found in two levels: the block of ``BLOCK`` entries (a float64 running
+    sum of the float32 block totals), then the entry in it (a float64 running sum over the block, the draw's
+    remainder rescaled to that sum, so it never runs past the block's last entry of nonzero probability).
+    Nothing of size V is converted to float64: that copy was a tenth of a 256-row decode step. [R]"""
     p = torch.softmax(logits.float() / temperature if temperature != 1.0 else logits.float(), -1)
     rows, vocab = p.shape
     pad = -vocab % BLOCK
-    blocks = torch.nn.functional.pad(p, (0, pad)).view(rows, -1, BLOCK)  # [R, V / BLOCK, BLOCK]
-    totals = blocks.sum(-1, dtype=torch.float64).cumsum(-1)  # [R, V / BLOCK]
+    blocks = (torch.nn.functional.pad(p, (0, pad)) if pad else p).view(rows, -1, BLOCK)  # [R, V / BLOCK, BLOCK]
+    totals = blocks.sum(-1).double().cumsum(-1)  # [R, V / BLOCK]
     u = torch.rand(rows, 1, dtype=torch.float64, generator=generator) * totals[:, -1:]
     block = torch.searchsorted(totals, u, right=True).clamp_(max=totals.shape[1] - 1)  # [R, 1]: first total > u
     before = torch.where(block > 0, totals.gather(1, (block - 1).clamp(min=0)), torch.zeros_like(u))
     within = blocks.gather(1, block.unsqueeze(-1).expand(rows, 1, BLOCK)).squeeze(1).double().cumsum(-1)
-    entry = torch.searchsorted(within, u - before, right=True).clamp_(max=BLOCK - 1)
+    share = (u - before) / (totals.gather(1, block) - before)  # in [0, 1): where u falls within its block
+    entry = torch.searchsorted(within, share * within[:, -1:], right=True).clamp_(max=BLOCK - 1)
     return (block * BLOCK + entry).squeeze(-1).clamp_(max=vocab - 1)
 
 
@@ -117,10 +79,11 @@ def _sample_chunk(model, prompts: list[list[int]], counts: list[int], max_new_to
                   eos_ids: torch.Tensor, pad_id: int, generator) -> list[list[int]]:
     """``counts[i]`` samples of distinct prompt ``i``, prompt-major."""
     ids, mask = _left_pad(prompts, pad_id)
-    cache = _cache(model, ids.shape[1] + max_new_tokens)
-    logits = model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, logits_to_keep=1).logits
+    cache = shared_kv.SharedPrefixCache(model, max_new_tokens)
+    logits = model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, logits_to_keep=1,
+                   shared_kv=cache).logits
     rows = torch.arange(len(prompts)).repeat_interleave(torch.tensor(counts))  # row r samples prompt rows[r]
-    cache.batch_select_indices(rows)
+    cache.to_rows(rows, mask == 0)
     logits, mask = logits[rows, -1], mask[rows]
     out: list[list[int]] = [[] for _ in rows]
     alive = torch.arange(len(rows))  # the output row of each row still in the batch
@@ -133,12 +96,12 @@ def _sample_chunk(model, prompts: list[list[int]], counts: list[int], max_new_to
             break
         if int(ended.sum()) * 8 >= len(alive):  # drop the ended rows (copies the cache once)
             keep = (~ended).nonzero().squeeze(-1)
-            cache.batch_select_indices(keep)
+            cache.keep(keep)
             alive, tokens, mask, ended = alive[keep], tokens[keep], mask[keep], ended[keep]
         # a row that has ended decodes on until it is dropped; what it draws is cut below and read by no other row
         mask = torch.cat([mask, mask.new_ones(len(alive), 1)], dim=1)
         logits = model(input_ids=tokens.unsqueeze(-1), attention_mask=mask, past_key_values=cache,
-                       use_cache=True).logits[:, -1]
+                       use_cache=True, shared_kv=cache).logits[:, -1]
     return [seq[: _end(seq, eos_ids)] for seq in out]
 
 
@@ -161,7 +124,7 @@ def sample(model, prompts: list[list[int]], max_new_tokens: int, temperature: fl
         where.setdefault(tuple(p), []).append(r)
     out: list[list[int]] = [[] for _ in prompts]
     chunk: list[tuple[int, ...]] = []
-    with lora.merged(model):  # a LoRA policy decodes through merged weights
+    with lora.merged(model), shared_kv.decoding(model):  # merged LoRA weights; each prompt's keys held once
         for i, key in enumerate(where):
             chunk.append(key)
             rows = sum(len(where[k]) for k in chunk)
