@@ -39,7 +39,7 @@ import torch
 from bench.header import bench_run, write
 
 PROMPTS, K = 8, 8  # the configuration timed: 8 prompts x 8 completions
-WARMUP, TIMED = 1, 3
+WARMUP, TIMED = 1, 5  # five timed steps: one step varies by about a tenth from the next on this machine
 EVAL_TODAY, EVAL_FAST, EVAL_N = 32, 128, 4  # held-out problems x samples
 EVAL_ROWS = 256  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
 RUN_SEEDS, RUN_STEPS = 3, 6
