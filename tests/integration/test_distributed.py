@@ -213,7 +213,8 @@ def test_sigterm_to_a_two_process_preset_run_marks_it_killed(tmp_path):
     """``resources=cpu_x2`` starts 2 training processes itself; SIGTERM to it reaches both."""
     run_dir = tmp_path / "run"
     overrides = ["resources=cpu_x2", "algorithm=grpo", "reward=mini_default", *TINY, *NO_WARM,
-                 "trainer.max_steps=200", "trainer.num_generations=4", "trainer.prompts_per_step=2"]  # fmt: skip
+                 "trainer.max_steps=100000", "trainer.num_generations=4", "trainer.prompts_per_step=2"]  # fmt: skip
+    # max_steps: more than the test waits for; the run ends by the signal or not at all (#54)
     proc = subprocess.Popen(_cmd(1, ["-m", "bot_repro.train", *overrides, f"hydra.run.dir={run_dir}"]), cwd=REPO,
                             env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     metrics = run_dir / "metrics.jsonl"
@@ -261,7 +262,9 @@ def _states(pids: list[int]) -> dict[int, str]:
 def test_a_live_runs_folder_is_refused_and_its_ranks_die_with_their_launcher(tmp_path):
     run_dir = tmp_path / "run"
     overrides = ["resources=cpu_x2", "algorithm=grpo", "reward=mini_default", *TINY, *NO_WARM, "trainer.save_steps=1",
-                 "trainer.max_steps=200", "trainer.num_generations=4", "trainer.prompts_per_step=2"]  # fmt: skip
+                 "trainer.max_steps=100000", "trainer.num_generations=4", "trainer.prompts_per_step=2"]  # fmt: skip
+    # max_steps: more than the test can wait for, so the run is still training when it is killed (#54: with 200,
+    # the refused second run took as long as the remaining steps beside a loaded suite and the run completed first)
     log = tmp_path / "launcher.log"  # a file, not a pipe: nobody has to drain it for the ranks to write on
     with log.open("w") as out:
         launcher = subprocess.Popen(_cmd(1, ["-m", "bot_repro.train", *overrides, f"hydra.run.dir={run_dir}"]),
