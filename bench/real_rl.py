@@ -4,7 +4,7 @@ SmolLM2-135M-Instruct from the shipped starting adapter (LoRA r 4) on arith two_
 configuration at 8 prompts x 8 completions, one torch thread (per-core numbers), in two paths:
 
 - ``today``: what real_study ran (transformers ``generate``, TRL's loss forward over every row and position,
-  2 rollouts per backward pass): ``trainer.sampler=transformers trainer.shared_prefix=false
+  2 rollouts per backward pass): ``trainer.sampler=transformers trainer.shared_prefix=false trainer.fused_lora=false
   trainer.per_device_train_batch_size=2``;
 - ``fast``: the sizing file's defaults (``bot_repro.models.sampling``, ``trainer.shared_prefix``, a group per
   backward pass).
@@ -44,7 +44,8 @@ EVAL_TODAY, EVAL_FAST, EVAL_N = 32, 128, 4  # held-out problems x samples
 EVAL_ROWS = 256  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
 RUN_SEEDS, RUN_STEPS = 3, 6
 PATHS = {
-    "today": ["trainer.sampler=transformers", "trainer.shared_prefix=false", "trainer.per_device_train_batch_size=2"],
+    "today": ["trainer.sampler=transformers", "trainer.shared_prefix=false", "trainer.fused_lora=false",
+              "trainer.per_device_train_batch_size=2"],
     "fast": [],
 }
 FORMULA = (

@@ -178,6 +178,9 @@ class TrainerCfg:
     # each distinct prompt of a micro-batch through the model once in the loss (trainer/shared_prefix.py); exact,
     # used where it applies (one process, no activation checkpointing), TRL's per-row forward elsewhere
     shared_prefix: bool = True
+    # a float32 LoRA layer's training forward through W + s B A, held per layer (models/fused_lora.py): one
+    # matmul instead of three; costs a copy of every adapted weight
+    fused_lora: bool = False
     # rollouts and held-out samples without vLLM: transformers' generate, or bot_repro.models.sampling
     sampler: str = checked("transformers", one_of("transformers", "shared_prefix"))
     beta: float = checked(0.0, NON_NEGATIVE)  # KL coefficient (paper default 0)

@@ -8,7 +8,9 @@ time on this hardware (measured in ``results/bench/real_rl.json``):
 - a group's K rows share their prompt: it is prefilled once, and its keys and values are held and read once
   per group, not per row (``shared_kv``; ``generate`` prefills every row and reads a copy per row);
 - a draw is one two-level inverse-CDF lookup (``torch.multinomial``, which ``generate`` calls, draws an
-  exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens);
+  exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens), fed by the
+  LM head slice by slice (``_draw``): the [R, V] logits are never held (at 256 rows, 50 MB a token, each pass
+  over them bound by memory);
 - rows that have ended (EOS) leave the batch once an eighth of it has, instead of decoding pads;
 - each row's own keys and values are written in place (``DynamicCache`` concatenates: a copy per token and layer);
 - a LoRA policy decodes through its merged weights (``lora.merged``: one matmul per layer, not three).
@@ -42,26 +44,87 @@ def check_sampler(sampler: str, top_p: float, trl_fields: dict[str, Any]) -> Non
 
 
 BLOCK = 256  # vocabulary entries per block of the two-level lookup
+SLICE = 4096  # vocabulary entries per slice of the head: a 256-row slice of logits stays in cache
+
+# the text-config keys by which a model scales or caps its logits after the head (as TRL's fused head reads
+# them, trl.trainer.utils.add_fused_lm_head): a model that sets any of them is not scored as hidden @ W^T
+LOGIT_TRANSFORMS = ("final_logit_softcapping", "logit_scale", "output_multiplier", "lm_head_multiplier",
+                    "logits_scaling")
 
 
-def _draw(logits: torch.Tensor, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
-    """One token per row of ``logits`` [R, V] from softmax(logits / T): the first index whose cumulative
-    probability reaches a uniform draw, found in two levels: the block of ``BLOCK`` entries (a float64 running
-    sum of the float32 block totals), then the entry in it (a float64 running sum over the block, the draw's
-    remainder rescaled to that sum, so it never runs past the block's last entry of nonzero probability).
-    Nothing of size V is converted to float64: that copy was a tenth of a 256-row decode step. [R]"""
-    p = torch.softmax(logits.float() / temperature if temperature != 1.0 else logits.float(), -1)
-    rows, vocab = p.shape
-    pad = -vocab % BLOCK
-    blocks = (torch.nn.functional.pad(p, (0, pad)) if pad else p).view(rows, -1, BLOCK)  # [R, V / BLOCK, BLOCK]
-    totals = blocks.sum(-1).double().cumsum(-1)  # [R, V / BLOCK]
-    u = torch.rand(rows, 1, dtype=torch.float64, generator=generator) * totals[:, -1:]
-    block = torch.searchsorted(totals, u, right=True).clamp_(max=totals.shape[1] - 1)  # [R, 1]: first total > u
-    before = torch.where(block > 0, totals.gather(1, (block - 1).clamp(min=0)), torch.zeros_like(u))
-    within = blocks.gather(1, block.unsqueeze(-1).expand(rows, 1, BLOCK)).squeeze(1).double().cumsum(-1)
-    share = (u - before) / (totals.gather(1, block) - before)  # in [0, 1): where u falls within its block
-    entry = torch.searchsorted(within, share * within[:, -1:], right=True).clamp_(max=BLOCK - 1)
-    return (block * BLOCK + entry).squeeze(-1).clamp_(max=vocab - 1)
+def causal_lm(model):
+    """The transformers ``PreTrainedModel`` of ``model`` (under PEFT: the wrapped one)."""
+    from accelerate.utils import is_peft_model
+
+    return model.get_base_model() if is_peft_model(model) else model
+
+
+def plain_head(lm) -> bool:
+    """Whether ``lm``'s logits are its output embedding's matmul alone (no bias, scale or cap)."""
+    text = lm.config.get_text_config()
+    head = lm.get_output_embeddings()
+    return getattr(head, "bias", None) is None and all(getattr(text, key, None) is None for key in LOGIT_TRANSFORMS)
+
+
+def _draw(logits_of, rows: int, vocab: int, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
+    """One token per row from softmax(logits / T), where ``logits_of(lo, hi, which)`` gives the logits of
+    entries [lo, hi) for rows ``which`` (None: every row) [n, hi - lo], e.g. the head's matmul over a slice of
+    the vocabulary: nothing V wide is ever held. The first index whose cumulative probability reaches a
+    uniform draw, in two levels: the block of ``BLOCK`` entries, from block totals of exp(l - m) per slice of
+    ``SLICE`` (m the slice's max) rescaled to the row's overall max (a float64 running sum), then the entry in
+    it, from that block's logits computed again for the rows that drew it (a float64 running sum, the draw's
+    remainder rescaled to that sum, so it never runs past the block's last entry of nonzero probability). [R]"""
+    scaled = (lambda x: x) if temperature == 1.0 else (lambda x: x / temperature)
+    blocks = -(-vocab // BLOCK)
+    totals = torch.empty(rows, blocks)
+    maxes = []  # [R, 1] per slice
+    for lo in range(0, vocab, SLICE):
+        logits = scaled(logits_of(lo, min(lo + SLICE, vocab), None)).float()
+        top = logits.amax(-1, keepdim=True)
+        maxes.append(top)
+        p = torch.exp(logits - top.nan_to_num(neginf=0.0))  # a slice of -inf only: p = 0
+        if p.shape[1] % BLOCK:
+            p = torch.nn.functional.pad(p, (0, -p.shape[1] % BLOCK))
+        totals[:, lo // BLOCK : lo // BLOCK + p.shape[1] // BLOCK] = p.view(rows, -1, BLOCK).sum(-1)
+    maxes = torch.cat(maxes, 1)  # [R, slices]
+    top = maxes.amax(-1, keepdim=True)  # [R, 1]
+    scale = torch.exp(maxes - top).repeat_interleave(SLICE // BLOCK, 1)[:, :blocks]
+    cum = (totals * scale).double().cumsum(-1)  # [R, V / BLOCK]
+    u = torch.rand(rows, 1, dtype=torch.float64, generator=generator) * cum[:, -1:]
+    block = torch.searchsorted(cum, u, right=True).clamp_(max=blocks - 1)  # [R, 1]: first total > u
+    before = torch.where(block > 0, cum.gather(1, (block - 1).clamp(min=0)), torch.zeros_like(u))
+    share = (u - before) / (cum.gather(1, block) - before)  # in [0, 1): where u falls within its block
+    entry = torch.empty_like(block)
+    flat = block.squeeze(-1)
+    for b in flat.unique().tolist():  # the rows that drew block b: its BLOCK logits again
+        which = (flat == b).nonzero().squeeze(-1)
+        lo, hi = b * BLOCK, min((b + 1) * BLOCK, vocab)
+        within = torch.exp(scaled(logits_of(lo, hi, which)).float() - top[which]).double().cumsum(-1)
+        entry[which] = torch.searchsorted(within, share[which] * within[:, -1:], right=True).clamp_(max=hi - lo - 1)
+    return (block * BLOCK + entry).squeeze(-1)
+
+
+def _from_hidden(hidden: torch.Tensor, weight: torch.Tensor):
+    """``logits_of`` for ``_draw``: the head's matmul over the slice asked for. hidden [R, H], weight [V, H]."""
+    return lambda lo, hi, which: (hidden if which is None else hidden[which]) @ weight[lo:hi].T
+
+
+def _from_logits(logits: torch.Tensor):
+    """``logits_of`` for ``_draw`` over logits already computed [R, V] (a head that is not plain)."""
+    return lambda lo, hi, which: (logits if which is None else logits[which])[:, lo:hi]
+
+
+MIN_SHARED = 8  # a prefix common to a chunk's prompts is prefilled apart from this many tokens up
+
+
+def _common_prefix(prompts: list[list[int]]) -> int:
+    """How many first tokens every prompt shares, leaving each at least one of its own (0 for one prompt)."""
+    if len(prompts) < 2:
+        return 0
+    limit, first, n = min(len(p) for p in prompts) - 1, prompts[0], 0
+    while n < limit and all(p[n] == first[n] for p in prompts):
+        n += 1
+    return n
 
 
 def _left_pad(prompts: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -78,21 +141,34 @@ def _left_pad(prompts: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torc
 def _sample_chunk(model, prompts: list[list[int]], counts: list[int], max_new_tokens: int, temperature: float,
                   eos_ids: torch.Tensor, pad_id: int, generator) -> list[list[int]]:
     """``counts[i]`` samples of distinct prompt ``i``, prompt-major."""
-    ids, mask = _left_pad(prompts, pad_id)
+    lm = causal_lm(model)
+    vocab = lm.get_output_embeddings().weight.shape[0]
+    if plain_head(lm):  # the decoder's last hidden state; the head's matmul happens slice by slice in the draw
+        weight = lm.get_output_embeddings().weight
+
+        def step(**kw):
+            return _from_hidden(lm.base_model(**kw).last_hidden_state[:, -1], weight)
+    else:
+        def step(**kw):
+            return _from_logits(lm(**kw, logits_to_keep=1).logits[:, -1])
     cache = shared_kv.SharedPrefixCache(model, max_new_tokens)
-    logits = model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, logits_to_keep=1,
-                   shared_kv=cache).logits
+    shared = _common_prefix(prompts) if cache.shareable() else 0
+    if shared >= MIN_SHARED:
+        first, mask = _prefill_shared(step, prompts, shared, pad_id, cache)
+    else:
+        ids, mask = _left_pad(prompts, pad_id)
+        first = step(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, shared_kv=cache)
     rows = torch.arange(len(prompts)).repeat_interleave(torch.tensor(counts))  # row r samples prompt rows[r]
     cache.to_rows(rows, mask == 0)
-    logits, mask = logits[rows, -1], mask[rows]
+    logits_of, mask = (lambda lo, hi, which: first(lo, hi, rows if which is None else rows[which])), mask[rows]
     out: list[list[int]] = [[] for _ in rows]
     alive = torch.arange(len(rows))  # the output row of each row still in the batch
-    for step in range(max_new_tokens):
-        tokens = _draw(logits, temperature, generator)
+    for i in range(max_new_tokens):
+        tokens = _draw(logits_of, len(alive), vocab, temperature, generator)
         for r, t in zip(alive.tolist(), tokens.tolist()):
             out[r].append(t)
         ended = torch.isin(tokens, eos_ids)
-        if step == max_new_tokens - 1 or bool(ended.all()):
+        if i == max_new_tokens - 1 or bool(ended.all()):
             break
         if int(ended.sum()) * 8 >= len(alive):  # drop the ended rows (copies the cache once)
             keep = (~ended).nonzero().squeeze(-1)
@@ -100,9 +176,29 @@ def _sample_chunk(model, prompts: list[list[int]], counts: list[int], max_new_to
             alive, tokens, mask, ended = alive[keep], tokens[keep], mask[keep], ended[keep]
         # a row that has ended decodes on until it is dropped; what it draws is cut below and read by no other row
         mask = torch.cat([mask, mask.new_ones(len(alive), 1)], dim=1)
-        logits = model(input_ids=tokens.unsqueeze(-1), attention_mask=mask, past_key_values=cache,
-                       use_cache=True, shared_kv=cache).logits[:, -1]
+        logits_of = step(input_ids=tokens.unsqueeze(-1), attention_mask=mask, past_key_values=cache, use_cache=True,
+                         shared_kv=cache)
     return [seq[: _end(seq, eos_ids)] for seq in out]
+
+
+def _prefill_shared(step, prompts: list[list[int]], shared: int, pad_id: int, cache):
+    """Prefill prompts whose first ``shared`` tokens are the same (a system prompt): those once per distinct
+    left pad (positions count from the padded start, so the keys differ by pad), then each prompt's rest.
+    The cache's columns are [shared prefix, the rest left-padded], positions those of the left-padded prompt:
+    attention reads keys by position and mask, not column order. Returns the first step's ``logits_of`` and
+    the mask [G, P] of those columns."""
+    width = max(len(p) for p in prompts)
+    pads = torch.tensor([width - len(p) for p in prompts])
+    distinct, which = pads.unique(return_inverse=True)  # [D], [G]
+    prefix = torch.tensor(prompts[0][:shared]).repeat(len(distinct), 1)
+    step(input_ids=prefix, attention_mask=torch.ones_like(prefix), position_ids=distinct[:, None] + torch.arange(shared),
+         past_key_values=cache, use_cache=True, shared_kv=cache)
+    cache.select_prompts(which)
+    rest, rest_mask = _left_pad([p[shared:] for p in prompts], pad_id)  # [G, width - shared]
+    positions = (pads[:, None] + shared + torch.cumsum(rest_mask, 1) - 1).clamp(min=0)
+    mask = torch.cat([rest_mask.new_ones(len(prompts), shared), rest_mask], 1)
+    return step(input_ids=rest, attention_mask=mask, position_ids=positions, past_key_values=cache, use_cache=True,
+                shared_kv=cache), mask
 
 
 def _end(seq: list[int], eos_ids: torch.Tensor) -> int:

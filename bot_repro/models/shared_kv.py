@@ -44,19 +44,22 @@ class Groups:
 
 
 class _Shared(DynamicLayer):
-    """A full-attention layer's cache: the first ``update`` (the prefill) is the prompts' keys and values, held
-    per prompt; later ones are each row's decoded tokens, written in place into buffers of ``capacity``."""
+    """A full-attention layer's cache: the updates while ``prefilling`` (the prompts, in one or more parts)
+    are held per prompt; later ones are each row's decoded tokens, written in place into buffers of ``capacity``."""
 
     def __init__(self, groups: Groups, capacity: int):
         super().__init__()
         self.groups, self.capacity, self.prefix_len, self.length = groups, capacity, 0, 0
-        self.decoding = False
+        self.prefilling, self.decoding = True, False
 
     def update(self, key_states, value_states, *args, **kwargs):
-        if not self.is_initialized:  # the prefill: [G, kv heads, P, d]
-            self.dtype, self.device, self.is_initialized = key_states.dtype, key_states.device, True
-            self.pk, self.pv = key_states.contiguous(), value_states.contiguous()
-            self.prefix_len = key_states.shape[-2]
+        if self.prefilling:  # the prompts: [G, kv heads, P, d], appended to what an earlier part held
+            if not self.is_initialized:
+                self.dtype, self.device, self.is_initialized = key_states.dtype, key_states.device, True
+                self.pk, self.pv = key_states.contiguous(), value_states.contiguous()
+            else:
+                self.pk, self.pv = torch.cat([self.pk, key_states], -2), torch.cat([self.pv, value_states], -2)
+            self.prefix_len = self.pk.shape[-2]
             self.keys, self.values = self.pk, self.pv
             return self.pk, self.pv
         if not self.decoding:  # the first decoded token: one buffer row per sampled row
@@ -89,10 +92,22 @@ class SharedPrefixCache(DynamicCache):
         self.groups = Groups()
         self.layers = [_Shared(self.groups, capacity) if type(layer) is DynamicLayer else layer for layer in self.layers]
 
+    def shareable(self) -> bool:
+        """Whether every layer holds its prompts once (no sliding-window layer): ``select_prompts`` applies."""
+        return all(isinstance(layer, _Shared) for layer in self.layers)
+
+    def select_prompts(self, index: torch.Tensor) -> None:
+        """Between parts of the prefill: prompt i goes on from what prompt ``index[i]`` holds [G]."""
+        for layer in self.layers:
+            layer.pk, layer.pv = layer.pk[index], layer.pv[index]
+
     def to_rows(self, prompt: torch.Tensor, padding: torch.Tensor) -> None:
         """After the prefill: row r samples prompt ``prompt[r]`` [R]; ``padding`` [G, P] is True at the
-        prompts' left pads."""
+        prompts' pads."""
         self.groups.set(prompt)
+        for layer in self.layers:
+            if isinstance(layer, _Shared):
+                layer.prefilling = False
         dtype = next((layer.dtype for layer in self.layers if isinstance(layer, _Shared)), torch.float32)
         self.pad_bias = torch.zeros(padding.shape, dtype=dtype).masked_fill_(padding, float("-inf"))
         for layer in self.layers:

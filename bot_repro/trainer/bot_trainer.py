@@ -52,6 +52,7 @@ from bot_repro.algorithms import ADVANTAGES
 from bot_repro.algorithms.advantages import drops_groups
 from bot_repro.config import DriftCfg, DynamicSampling
 from bot_repro.models import sampling
+from bot_repro.models.fused_lora import install as fuse_lora
 from bot_repro.run_folder import write_rollouts
 from bot_repro.trainer import shared_prefix as prefix
 from bot_repro.trainer.advantage_step import (
@@ -85,6 +86,7 @@ class BoTGRPOTrainer(GRPOTrainer):
         rollouts_per_step: int = 8,
         engine: Engine | None = None,
         shared_prefix: bool = True,
+        fused_lora: bool = False,
         sampler: str = "transformers",
         drift: DriftCfg | None = None,
         **kwargs,
@@ -93,6 +95,8 @@ class BoTGRPOTrainer(GRPOTrainer):
         with engine_arguments(engine):  # the colocated vLLM's dtype, eager mode, KV cache (vllm_engine.py)
             super().__init__(*args, reward_funcs=[token_reward], **kwargs)
         self.engine = engine if self.use_vllm else None
+        if fused_lora:  # LoRA layers compute through their merged weight (models/fused_lora.py)
+            fuse_lora(self.model)
         if self.engine is not None:
             adapt_sync(self.vllm_generation, self.engine)
         self.generation_fallback: str | None = None  # why vLLM was not used although the preset asked for it

@@ -231,6 +231,7 @@ def _build(cfg: RunConfig, run_dir: Path, start_time: float, judge, step_lines: 
         rollouts_per_step=cfg.trainer.rollouts_per_step,
         peft_config=peft_config,
         shared_prefix=cfg.trainer.shared_prefix,
+        fused_lora=cfg.trainer.fused_lora,
         sampler=cfg.trainer.sampler,
         drift=cfg.trainer.drift,
     )

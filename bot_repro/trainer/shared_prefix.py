@@ -20,7 +20,8 @@ checkpointing, which drops the cache; multimodal inputs; a one-token prompt) the
 from __future__ import annotations
 
 import torch
-from accelerate.utils import is_peft_model
+
+from bot_repro.models.sampling import causal_lm, plain_head
 
 
 def distinct_rows(prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -41,22 +42,6 @@ def distinct_rows(prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> tuple[
 def applies(processes: int, activation_checkpointing: bool) -> bool:
     """Whether a run can take the shared path at all (per call, ``logprobs`` also needs a prompt of >= 2 tokens)."""
     return processes == 1 and not activation_checkpointing
-
-
-def _causal_lm(model):
-    """The ``PreTrainedModel`` whose forward TRL patched with its fused head (under PEFT: the base model)."""
-    return model.get_base_model() if is_peft_model(model) else model
-
-
-# the text-config keys by which TRL's fused head scales or caps logits (trl.trainer.utils.add_fused_lm_head);
-# a model that sets any of them is scored through that head, which applies them
-LOGIT_TRANSFORMS = ("final_logit_softcapping", "logit_scale", "output_multiplier", "lm_head_multiplier",
-                    "logits_scaling")
-
-
-def _plain_head(lm) -> bool:
-    text = lm.config.get_text_config()
-    return all(getattr(text, key, None) is None for key in LOGIT_TRANSFORMS)
 
 
 def _score(head: torch.nn.Module, hidden: torch.Tensor, targets: torch.Tensor, temperature: float,
@@ -90,7 +75,7 @@ def logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logit
                               temperature, entropy)
         pad = (0, logits_to_keep - used)
         return torch.nn.functional.pad(logps, pad), (None if ent is None else torch.nn.functional.pad(ent, pad))
-    lm = _causal_lm(model)
+    lm = causal_lm(model)
     first, inverse = distinct_rows(input_ids[:, : width - 1], attention_mask[:, : width - 1])
     first, inverse = first.to(input_ids.device), inverse.to(input_ids.device)
     prefix = lm.base_model(input_ids=input_ids[first, : width - 1], attention_mask=attention_mask[first, : width - 1],
@@ -99,7 +84,7 @@ def logprobs(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logit
     cache.batch_select_indices(inverse)  # each row reads its prompt's keys and values (gradients add up)
     labels = input_ids[:, width:].masked_fill(attention_mask[:, width:] == 0, -100)
     rows = dict(input_ids=input_ids[:, width - 1 : -1], attention_mask=attention_mask[:, :-1], past_key_values=cache)
-    if not _plain_head(lm):  # TRL's head applies the model's logit scale / softcap (and the temperature)
+    if not plain_head(lm):  # TRL's head applies the model's logit scale / softcap (and the temperature)
         out = model(**rows, shift_labels=labels, fused_lm_head=True)
         return out.log_probs, (out.entropy if entropy != "none" else None)
     hidden = lm.base_model(**rows).last_hidden_state  # [B, C, H]: position t predicts completion token t

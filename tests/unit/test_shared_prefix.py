@@ -19,6 +19,7 @@ from transformers import AutoModelForCausalLM
 from trl import GRPOTrainer
 from trl.trainer.utils import add_fused_lm_head
 
+from bot_repro.models import sampling
 from bot_repro.models.tiny import build_tiny
 from bot_repro.trainer import shared_prefix
 
@@ -90,7 +91,7 @@ def test_logprobs_entropies_and_gradients_match_trl(tiny, lora, softcap):
     """"softcapped": a model whose logits are capped (Gemma 2's ``final_logit_softcapping``) is scored
     through TRL's fused head, which applies the cap, after the shared prompt."""
     model = _model(tiny, lora, softcap)
-    assert shared_prefix._plain_head(model) is (softcap is None)
+    assert sampling.plain_head(shared_prefix.causal_lm(model)) is (softcap is None)
     ids, mask = _batch(model.config.vocab_size, pad=0)
     comp_mask = mask[:, -C:].float()
     weights = torch.linspace(-1, 1, ids.shape[0] * C).view(-1, C)  # a loss that reads every token
