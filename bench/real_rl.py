@@ -6,8 +6,8 @@ configuration at 8 prompts x 8 completions, one torch thread (per-core numbers),
 - ``today``: what real_study ran (transformers ``generate``, TRL's loss forward over every row and position,
   2 rollouts per backward pass): ``trainer.sampler=transformers trainer.shared_prefix=false trainer.fused_lora=false
   trainer.per_device_train_batch_size=2``;
-- ``fast``: the sizing file's defaults (``bot_repro.models.sampling``, ``trainer.shared_prefix``, a group per
-  backward pass).
+- ``fast``: the sizing file's defaults (``bot_repro.models.sampling``, ``trainer.shared_prefix``,
+  ``trainer.fused_lora``, a group per backward pass).
 
 Parts (``--only a,b``; the file's other parts are kept, each part records its own ``header``):
 
@@ -41,7 +41,7 @@ from bench.header import bench_run, write
 PROMPTS, K = 8, 8  # the configuration timed: 8 prompts x 8 completions
 WARMUP, TIMED = 1, 5  # five timed steps: one step varies by about a tenth from the next on this machine
 EVAL_TODAY, EVAL_FAST, EVAL_N = 32, 128, 4  # held-out problems x samples
-EVAL_ROWS = 256  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
+EVAL_ROWS = 512  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
 RUN_SEEDS, RUN_STEPS = 3, 6
 PATHS = {
     "today": ["trainer.sampler=transformers", "trainer.shared_prefix=false", "trainer.fused_lora=false",
