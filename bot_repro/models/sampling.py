@@ -6,7 +6,8 @@ same distribution as transformers' ``generate(do_sample=True, temperature=T)`` w
 time on this hardware (measured in ``results/bench/real_rl.json``):
 
 - a group's K rows share their prompt: it is prefilled once, and its keys and values are held and read once
-  per group, not per row (``shared_kv``; ``generate`` prefills every row and reads a copy per row);
+  per group, not per row (``shared_kv``; ``generate`` prefills every row and reads a copy per row); a prefix
+  common to every prompt of a chunk (a system prompt) is prefilled once per left pad (``_prefill_shared``);
 - a draw is one two-level inverse-CDF lookup (``torch.multinomial``, which ``generate`` calls, draws an
   exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens), fed by the
   LM head slice by slice (``_draw``): the [R, V] logits are never held (at 256 rows, 50 MB a token, each pass
