@@ -256,8 +256,9 @@ def numerics() -> dict:
     for i, (p, c) in enumerate(zip(prompts, comps)):
         ids[i, width - len(p): width + len(c)] = torch.tensor(p + c)
         mask[i, width - len(p): width + len(c)] = 1
+    # with gradients on, as the loss runs it: without them trainer.fused_lora's merged forward defers to peft's
+    fast = trainer._get_per_token_logps_and_entropies(model, ids, mask, cw, batch_size=K)[0].detach()
     with torch.no_grad():
-        fast, _, _ = trainer._get_per_token_logps_and_entropies(model, ids, mask, cw, batch_size=K)
         logits = model(input_ids=ids, attention_mask=mask).logits[:, width - 1 : -1].float()
         ref = (logits / cfg.trainer.temperature).log_softmax(-1).gather(-1, ids[:, width:, None]).squeeze(-1)
     valid = mask[:, width:].bool()
