@@ -27,7 +27,7 @@ from typing import Any
 import torch
 
 from bot_repro.config_schema import ConfigError
-from bot_repro.models import lora, shared_kv
+from bot_repro.models import lora, packed, shared_kv
 
 # GRPOConfig's sampling settings and the value at which each changes nothing (what ``sample`` draws)
 NEUTRAL = {"top_k": (0, None), "min_p": (None, 0.0), "repetition_penalty": (1.0,), "generation_kwargs": (None, {})}
@@ -45,7 +45,8 @@ def check_sampler(sampler: str, top_p: float, trl_fields: dict[str, Any]) -> Non
 
 
 BLOCK = 256  # vocabulary entries per block of the two-level lookup
-SLICE = 4096  # vocabulary entries per slice of the head: a 256-row slice of logits stays in cache
+SLICE = 4096  # vocabulary entries per slice of the head, at most
+SLICE_FLOATS = 1 << 20  # and a slice's logits for all rows at most this many floats (4 MB: they stay in cache)
 
 # the text-config keys by which a model scales or caps its logits after the head (as TRL's fused head reads
 # them, trl.trainer.utils.add_fused_lm_head): a model that sets any of them is not scored as hidden @ W^T
@@ -67,29 +68,38 @@ def plain_head(lm) -> bool:
     return getattr(head, "bias", None) is None and all(getattr(text, key, None) is None for key in LOGIT_TRANSFORMS)
 
 
-def _draw(logits_of, rows: int, vocab: int, temperature: float, generator: torch.Generator | None) -> torch.Tensor:
+def slice_width(rows: int) -> int:
+    """Vocabulary entries per slice of the head for ``rows`` rows: a multiple of ``BLOCK``, at most ``SLICE``."""
+    return max(BLOCK, min(SLICE, SLICE_FLOATS // max(rows, 1) // BLOCK * BLOCK))
+
+
+def _draw(logits_of, rows: int, vocab: int, temperature: float, generator: torch.Generator | None,
+          width: int = SLICE) -> torch.Tensor:
     """One token per row from softmax(logits / T), where ``logits_of(lo, hi, which)`` gives the logits of
-    entries [lo, hi) for rows ``which`` (None: every row) [n, hi - lo], e.g. the head's matmul over a slice of
-    the vocabulary: nothing V wide is ever held. The first index whose cumulative probability reaches a
-    uniform draw, in two levels: the block of ``BLOCK`` entries, from block totals of exp(l - m) per slice of
-    ``SLICE`` (m the slice's max) rescaled to the row's overall max (a float64 running sum), then the entry in
-    it, from that block's logits computed again for the rows that drew it (a float64 running sum, the draw's
-    remainder rescaled to that sum, so it never runs past the block's last entry of nonzero probability). [R]"""
-    scaled = (lambda x: x) if temperature == 1.0 else (lambda x: x / temperature)
+    entries [lo, hi) for rows ``which`` (None: every row) [n, hi - lo], a tensor the draw may overwrite, e.g.
+    the head's matmul over a slice of the vocabulary: nothing V wide is ever held. The first index whose
+    cumulative probability reaches a uniform draw, in two levels: the block of ``BLOCK`` entries, from block
+    totals of exp(l - m) per slice of ``width`` entries (m the slice's max) rescaled to the row's overall max
+    (a float64 running sum), then the entry in it, from that block's logits computed again for the rows that
+    drew it (a float64 running sum, the draw's remainder rescaled to that sum, so it never runs past the
+    block's last entry of nonzero probability). [R]"""
+    assert width % BLOCK == 0, width
     blocks = -(-vocab // BLOCK)
     totals = torch.empty(rows, blocks)
     maxes = []  # [R, 1] per slice
-    for lo in range(0, vocab, SLICE):
-        logits = scaled(logits_of(lo, min(lo + SLICE, vocab), None)).float()
+    for lo in range(0, vocab, width):
+        logits = logits_of(lo, min(lo + width, vocab), None).float()
+        if temperature != 1.0:
+            logits.div_(temperature)
         top = logits.amax(-1, keepdim=True)
         maxes.append(top)
-        p = torch.exp(logits - top.nan_to_num(neginf=0.0))  # a slice of -inf only: p = 0
+        p = logits.sub_(top.nan_to_num(neginf=0.0)).exp_()  # in place: a slice of -inf only gives p = 0
         if p.shape[1] % BLOCK:
             p = torch.nn.functional.pad(p, (0, -p.shape[1] % BLOCK))
         totals[:, lo // BLOCK : lo // BLOCK + p.shape[1] // BLOCK] = p.view(rows, -1, BLOCK).sum(-1)
     maxes = torch.cat(maxes, 1)  # [R, slices]
     top = maxes.amax(-1, keepdim=True)  # [R, 1]
-    scale = torch.exp(maxes - top).repeat_interleave(SLICE // BLOCK, 1)[:, :blocks]
+    scale = torch.exp(maxes - top).repeat_interleave(width // BLOCK, 1)[:, :blocks]
     cum = (totals * scale).double().cumsum(-1)  # [R, V / BLOCK]
     u = torch.rand(rows, 1, dtype=torch.float64, generator=generator) * cum[:, -1:]
     block = torch.searchsorted(cum, u, right=True).clamp_(max=blocks - 1)  # [R, 1]: first total > u
@@ -100,19 +110,35 @@ def _draw(logits_of, rows: int, vocab: int, temperature: float, generator: torch
     for b in flat.unique().tolist():  # the rows that drew block b: its BLOCK logits again
         which = (flat == b).nonzero().squeeze(-1)
         lo, hi = b * BLOCK, min((b + 1) * BLOCK, vocab)
-        within = torch.exp(scaled(logits_of(lo, hi, which)).float() - top[which]).double().cumsum(-1)
+        logits = logits_of(lo, hi, which).float()
+        if temperature != 1.0:
+            logits.div_(temperature)
+        within = logits.sub_(top[which]).exp_().double().cumsum(-1)
         entry[which] = torch.searchsorted(within, share[which] * within[:, -1:], right=True).clamp_(max=hi - lo - 1)
     return (block * BLOCK + entry).squeeze(-1)
 
 
-def _from_hidden(hidden: torch.Tensor, weight: torch.Tensor):
-    """``logits_of`` for ``_draw``: the head's matmul over the slice asked for. hidden [R, H], weight [V, H]."""
-    return lambda lo, hi, which: (hidden if which is None else hidden[which]) @ weight[lo:hi].T
+class Head:
+    """``logits_of`` for ``_draw`` from a plain head (weight [V, H]): its matmul over the slice asked for, each
+    ``width``-wide slice packed for products with ``rows`` rows (``packed.Weight``), as ``_draw`` reads them."""
+
+    def __init__(self, weight: torch.Tensor, rows: int):
+        self.weight, self.width = weight, slice_width(rows)
+        self.slices = {lo: packed.Weight(weight[lo : lo + self.width], rows)
+                       for lo in range(0, weight.shape[0], self.width)}
+
+    def at(self, hidden: torch.Tensor):
+        """``logits_of`` at ``hidden`` [R, H]."""
+        def logits_of(lo: int, hi: int, which: torch.Tensor | None) -> torch.Tensor:
+            if which is None and lo in self.slices and hi == min(lo + self.width, self.weight.shape[0]):
+                return self.slices[lo](hidden)
+            return (hidden if which is None else hidden[which]) @ self.weight[lo:hi].T
+        return logits_of
 
 
 def _from_logits(logits: torch.Tensor):
-    """``logits_of`` for ``_draw`` over logits already computed [R, V] (a head that is not plain)."""
-    return lambda lo, hi, which: (logits if which is None else logits[which])[:, lo:hi]
+    """``logits_of`` for ``_draw`` over logits already computed [R, V] (a head that is not plain): a copy."""
+    return lambda lo, hi, which: (logits[:, lo:hi].clone() if which is None else logits[which, lo:hi])
 
 
 MIN_SHARED = 8  # a prefix common to a chunk's prompts is prefilled apart from this many tokens up
@@ -143,42 +169,46 @@ def _sample_chunk(model, prompts: list[list[int]], counts: list[int], max_new_to
                   eos_ids: torch.Tensor, pad_id: int, generator) -> list[list[int]]:
     """``counts[i]`` samples of distinct prompt ``i``, prompt-major."""
     lm = causal_lm(model)
-    vocab = lm.get_output_embeddings().weight.shape[0]
+    vocab, n_rows = lm.get_output_embeddings().weight.shape[0], sum(counts)
     if plain_head(lm):  # the decoder's last hidden state; the head's matmul happens slice by slice in the draw
-        weight = lm.get_output_embeddings().weight
+        head = Head(lm.get_output_embeddings().weight, n_rows)
+        width = head.width
 
         def step(**kw):
-            return _from_hidden(lm.base_model(**kw).last_hidden_state[:, -1], weight)
+            return head.at(lm.base_model(**kw).last_hidden_state[:, -1])
     else:
+        width = slice_width(n_rows)
+
         def step(**kw):
             return _from_logits(lm(**kw, logits_to_keep=1).logits[:, -1])
     cache = shared_kv.SharedPrefixCache(model, max_new_tokens)
     shared = _common_prefix(prompts) if cache.shareable() else 0
-    if shared >= MIN_SHARED:
-        first, mask = _prefill_shared(step, prompts, shared, pad_id, cache)
-    else:
-        ids, mask = _left_pad(prompts, pad_id)
-        first = step(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, shared_kv=cache)
-    rows = torch.arange(len(prompts)).repeat_interleave(torch.tensor(counts))  # row r samples prompt rows[r]
-    cache.to_rows(rows, mask == 0)
-    logits_of, mask = (lambda lo, hi, which: first(lo, hi, rows if which is None else rows[which])), mask[rows]
-    out: list[list[int]] = [[] for _ in rows]
-    alive = torch.arange(len(rows))  # the output row of each row still in the batch
-    for i in range(max_new_tokens):
-        tokens = _draw(logits_of, len(alive), vocab, temperature, generator)
-        for r, t in zip(alive.tolist(), tokens.tolist()):
-            out[r].append(t)
-        ended = torch.isin(tokens, eos_ids)
-        if i == max_new_tokens - 1 or bool(ended.all()):
-            break
-        if int(ended.sum()) * 8 >= len(alive):  # drop the ended rows (copies the cache once)
-            keep = (~ended).nonzero().squeeze(-1)
-            cache.keep(keep)
-            alive, tokens, mask, ended = alive[keep], tokens[keep], mask[keep], ended[keep]
-        # a row that has ended decodes on until it is dropped; what it draws is cut below and read by no other row
-        mask = torch.cat([mask, mask.new_ones(len(alive), 1)], dim=1)
-        logits_of = step(input_ids=tokens.unsqueeze(-1), attention_mask=mask, past_key_values=cache, use_cache=True,
-                         shared_kv=cache)
+    with packed.linears(lm.base_model, n_rows):  # the decoder's weights packed for a decode step's rows
+        if shared >= MIN_SHARED:
+            first, mask = _prefill_shared(step, prompts, shared, pad_id, cache)
+        else:
+            ids, mask = _left_pad(prompts, pad_id)
+            first = step(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True, shared_kv=cache)
+        rows = torch.arange(len(prompts)).repeat_interleave(torch.tensor(counts))  # row r samples prompt rows[r]
+        cache.to_rows(rows, mask == 0)
+        logits_of, mask = (lambda lo, hi, which: first(lo, hi, rows if which is None else rows[which])), mask[rows]
+        out: list[list[int]] = [[] for _ in rows]
+        alive = torch.arange(len(rows))  # the output row of each row still in the batch
+        for i in range(max_new_tokens):
+            tokens = _draw(logits_of, len(alive), vocab, temperature, generator, width)
+            for r, t in zip(alive.tolist(), tokens.tolist()):
+                out[r].append(t)
+            ended = torch.isin(tokens, eos_ids)
+            if i == max_new_tokens - 1 or bool(ended.all()):
+                break
+            if int(ended.sum()) * 8 >= len(alive):  # drop the ended rows (copies the cache once)
+                keep = (~ended).nonzero().squeeze(-1)
+                cache.keep(keep)
+                alive, tokens, mask, ended = alive[keep], tokens[keep], mask[keep], ended[keep]
+            # a row that has ended decodes on until it is dropped; what it draws is cut below, read by no other row
+            mask = torch.cat([mask, mask.new_ones(len(alive), 1)], dim=1)
+            logits_of = step(input_ids=tokens.unsqueeze(-1), attention_mask=mask, past_key_values=cache,
+                             use_cache=True, shared_kv=cache)
     return [seq[: _end(seq, eos_ids)] for seq in out]
 
 

@@ -35,6 +35,7 @@ class Groups:
         first = torch.cumsum(counts, 0) - counts  # [G]: each group's first row
         group = torch.arange(len(counts)).repeat_interleave(counts)  # [R]: each row's group
         self.slot = group * self.width + torch.arange(len(prompt)) - first[group]  # [R]
+        self.full = len(prompt) == len(counts) * self.width  # every slot a row: the grid is a reshape
 
     def keep(self, rows: torch.Tensor) -> torch.Tensor:
         """Keep ``rows`` (indices, increasing); returns the groups still decoding, as indices into the old ones."""
@@ -45,7 +46,8 @@ class Groups:
 
 class _Shared(DynamicLayer):
     """A full-attention layer's cache: the updates while ``prefilling`` (the prompts, in one or more parts)
-    are held per prompt; later ones are each row's decoded tokens, written in place into buffers of ``capacity``."""
+    are held per prompt; later ones are each row's decoded tokens, written in place into buffers of ``capacity``,
+    the keys transposed ([R, kv heads, d, S], as ``attention`` multiplies by them)."""
 
     def __init__(self, groups: Groups, capacity: int):
         super().__init__()
@@ -63,15 +65,16 @@ class _Shared(DynamicLayer):
             self.keys, self.values = self.pk, self.pv
             return self.pk, self.pv
         if not self.decoding:  # the first decoded token: one buffer row per sampled row
-            shape = (key_states.shape[0], key_states.shape[1], self.capacity)
-            self.k_buf = key_states.new_empty(*shape, key_states.shape[-1])
-            self.v_buf = value_states.new_empty(*shape, value_states.shape[-1])
+            rows, heads = key_states.shape[:2]
+            self.k_buf = key_states.new_empty(rows, heads, key_states.shape[-1], self.capacity)
+            self.v_buf = value_states.new_empty(rows, heads, self.capacity, value_states.shape[-1])
+            self.pk_t = self.pk.transpose(-1, -2).contiguous()  # [G, kv heads, d, P]
             self.decoding = True
         end = self.length + key_states.shape[-2]
-        self.k_buf[:, :, self.length : end] = key_states
+        self.k_buf[..., self.length : end] = key_states.transpose(-1, -2)
         self.v_buf[:, :, self.length : end] = value_states
         self.length = end
-        self.keys, self.values = self.k_buf[:, :, :end], self.v_buf[:, :, :end]
+        self.keys, self.values = self.k_buf[..., :end], self.v_buf[:, :, :end]
         return self.keys, self.values
 
     def get_seq_length(self) -> int:
@@ -80,8 +83,9 @@ class _Shared(DynamicLayer):
     def keep(self, rows: torch.Tensor, prompts: torch.Tensor) -> None:
         self.pk, self.pv = self.pk[prompts], self.pv[prompts]
         if self.decoding:
+            self.pk_t = self.pk_t[prompts]
             self.k_buf, self.v_buf = self.k_buf[rows], self.v_buf[rows]
-            self.keys, self.values = self.k_buf[:, :, : self.length], self.v_buf[:, :, : self.length]
+            self.keys, self.values = self.k_buf[..., : self.length], self.v_buf[:, :, : self.length]
 
 
 class SharedPrefixCache(DynamicCache):
@@ -128,6 +132,8 @@ class SharedPrefixCache(DynamicCache):
 def _grid(x: torch.Tensor, groups: Groups) -> torch.Tensor:
     """[R, h, n, e] per row -> [G, h, width * n, e] per group (empty slots 0)."""
     rows, h, n, e = x.shape
+    if groups.full:
+        return x.view(-1, groups.width, h, n, e).transpose(1, 2).reshape(-1, h, groups.width * n, e)
     grid = x.new_zeros(len(groups.prompts) * groups.width, h, n, e)
     grid[groups.slot] = x
     return grid.view(-1, groups.width, h, n, e).transpose(1, 2).reshape(-1, h, groups.width * n, e)
@@ -136,13 +142,15 @@ def _grid(x: torch.Tensor, groups: Groups) -> torch.Tensor:
 def _rows(x: torch.Tensor, groups: Groups, n: int) -> torch.Tensor:
     """[G, h, width * n, e] per group -> [R, h, n, e] per row."""
     g, h, _, e = x.shape
-    return x.view(g, h, groups.width, n, e).transpose(1, 2).reshape(g * groups.width, h, n, e)[groups.slot]
+    rows = x.view(g, h, groups.width, n, e).transpose(1, 2).reshape(g * groups.width, h, n, e)
+    return rows if groups.full else rows[groups.slot]
 
 
 def attention(module, query, key, value, attention_mask, dropout: float = 0.0, scaling: float | None = None,
               shared_kv: SharedPrefixCache | None = None, **kwargs):
     """SDPA, except for a decoded token of a ``_Shared`` layer: query [R, H, 1, d], key and value the rows'
-    own tokens [R, kv heads, S, d]; the prompt's come from the layer. Returns [R, 1, H, d], as SDPA's."""
+    own tokens ([R, kv heads, d, S] transposed, [R, kv heads, S, d]); the prompt's come from the layer. One
+    softmax over both parts, by their common max. Returns [R, 1, H, d], as SDPA's."""
     layer = shared_kv.layers[module.layer_idx] if shared_kv is not None else None
     if not isinstance(layer, _Shared) or not layer.decoding:
         return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
@@ -151,15 +159,18 @@ def attention(module, query, key, value, attention_mask, dropout: float = 0.0, s
         raise NotImplementedError(f"{type(module).__name__}: attention with a softcap or sinks is not shared-prefix")
     groups, rows, heads, d = shared_kv.groups, query.shape[0], query.shape[1], query.shape[-1]
     kv_heads = key.shape[1]
-    rep, p_len = heads // kv_heads, layer.pk.shape[-2]
+    rep, own_len = heads // kv_heads, key.shape[-1]
     q = query.reshape(rows, kv_heads, rep, d) * (d**-0.5 if scaling is None else scaling)  # query head = kv head x rep
-    prefix = torch.matmul(_grid(q, groups), layer.pk.transpose(-1, -2))  # [G, kv heads, width * rep, P]
+    prefix = torch.matmul(_grid(q, groups), layer.pk_t)  # [G, kv heads, width * rep, P]
     prefix += shared_kv.pad_bias[:, None, None, :]
-    scores = torch.cat([_rows(prefix, groups, rep), torch.matmul(q, key.transpose(-1, -2))], dim=-1)
-    probs = torch.softmax(scores, dim=-1)  # [R, kv heads, rep, P + S]
-    out = _rows(torch.matmul(_grid(probs[..., :p_len], groups), layer.pv), groups, rep)
-    out = out + torch.matmul(probs[..., p_len:], value)  # [R, kv heads, rep, d]
-    return out.reshape(rows, 1, heads, d), None
+    own = torch.matmul(q, key)  # [R, kv heads, rep, S]
+    top = torch.maximum(_rows(prefix.amax(-1, keepdim=True), groups, rep), own.amax(-1, keepdim=True))
+    prefix = prefix.sub_(_grid(top, groups)).exp_()
+    own = own.sub_(top).exp_()
+    total = _rows(prefix.sum(-1, keepdim=True), groups, rep) + own.sum(-1, keepdim=True)  # [R, kv heads, rep, 1]
+    out = _rows(torch.matmul(prefix, layer.pv), groups, rep)  # [R, kv heads, rep, d]
+    out = torch.baddbmm(out.reshape(-1, rep, d), own.view(-1, rep, own_len), value.reshape(-1, own_len, d))
+    return out.view(rows, kv_heads, rep, d).div_(total).reshape(rows, 1, heads, d), None
 
 
 AttentionInterface.register(NAME, attention)

@@ -16,7 +16,7 @@ import torch
 from transformers import AutoModelForCausalLM
 
 from bot_repro.config_schema import ConfigError
-from bot_repro.models import sampling, shared_kv
+from bot_repro.models import packed, sampling, shared_kv
 from bot_repro.models.tiny import build_tiny
 
 
@@ -56,17 +56,19 @@ def test_draw_across_blocks_and_slices_of_the_two_level_lookup():
 
 
 def test_draw_from_the_head_slice_by_slice_is_the_softmax_of_hidden_times_weight():
-    """``_from_hidden``: the logits are hidden @ W^T computed per slice; the frequencies over many draws match
-    softmax(hidden W^T / T) of a 5,000-entry vocabulary (two slices, the second partial)."""
+    """``Head``: the logits are hidden @ W^T computed per slice (packed for the rows); the frequencies over many
+    draws match softmax(hidden W^T / T) of a 5,000-entry vocabulary (several slices, the last partial)."""
     g = torch.Generator().manual_seed(3)
     hidden, weight = torch.randn(1, 8, generator=g) * 2, torch.randn(5000, 8, generator=g)
     weight[4500] = hidden[0] * (float((hidden @ weight.T).max()) + 1) / hidden.square().sum()  # the top, in slice 2
     p = torch.softmax(hidden @ weight.T / 0.8, -1)[0].double()
     n = 40_000
-    got = sampling._draw(sampling._from_hidden(hidden.repeat(n, 1), weight), n, 5000, 0.8, g)
+    head = sampling.Head(weight, n)
+    got = sampling._draw(head.at(hidden.repeat(n, 1)), n, 5000, 0.8, g, head.width)
     counts = torch.bincount(got, minlength=5000).double()
     top = p.topk(5).indices
-    assert top[0] == 4500 and (top < 4096).any()  # the most probable entries lie in both slices
+    assert top[0] == 4500 and (top < 4096).any()  # the most probable entries lie in several slices
+    assert head.width < 4096
     for i in top.tolist():
         assert abs(counts[i] - n * p[i]) < 5 * math.sqrt(n * p[i] * (1 - p[i])) + 1, (i, counts[i], n * p[i])
     tv = 0.5 * (counts / n - p).abs().sum()
@@ -85,9 +87,11 @@ def _prompts(vocab: int) -> list[list[int]]:
     return [torch.randint(3, vocab, (n,), generator=g).tolist() for n in (5, 9, 2, 7)]
 
 
-def test_greedy_limit_decodes_as_transformers_generate(tiny):
+def test_greedy_limit_decodes_as_transformers_generate(tiny, monkeypatch):
     """At T = 1e-6 each draw is the argmax: the tokens must be ``generate(do_sample=False)``'s, row by row,
-    with left padding, a shared prefill (each prompt twice) and an EOS that ends rows at different steps."""
+    with left padding, a shared prefill (each prompt twice), an EOS that ends rows at different steps and
+    every linear layer packed (``packed.MIN_SIDE`` 1; where this torch has MKL)."""
+    monkeypatch.setattr(packed, "MIN_SIDE", 1)
     prompts = [p for p in _prompts(tiny.config.vocab_size) for _ in range(2)]
     new = 12
     ref = []
@@ -136,7 +140,7 @@ def test_a_shared_prefill_gives_the_logits_of_the_left_padded_forward(tiny):
     cache = shared_kv.SharedPrefixCache(tiny, 2)
     with shared_kv.decoding(tiny):
         first, cols = sampling._prefill_shared(
-            lambda **kw: sampling._from_hidden(tiny.base_model(**kw).last_hidden_state[:, -1], weight),
+            lambda **kw: sampling.Head(weight, 3).at(tiny.base_model(**kw).last_hidden_state[:, -1]),
             prompts, 9, 0, cache)
         want = tiny(input_ids=ids, attention_mask=mask).logits[:, -1]
         torch.testing.assert_close(first(0, 300, None), want, atol=2e-5, rtol=1e-4)

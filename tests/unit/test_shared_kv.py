@@ -30,7 +30,11 @@ def test_groups_lay_rows_out_on_slots_and_keep_preserves_order():
     assert g.slot.tolist() == [0, 1, 2, 3, 6, 7]  # group 1 has one row: slots 4 and 5 stay empty
     kept = g.keep(torch.tensor([1, 4, 5]))  # group 1 ends; group 0 keeps its second row
     assert kept.tolist() == [0, 2] and g.prompts.tolist() == [0, 2] and g.width == 2
-    assert g.prompt.tolist() == [0, 2, 2] and g.slot.tolist() == [0, 2, 3]
+    assert g.prompt.tolist() == [0, 2, 2] and g.slot.tolist() == [0, 2, 3] and not g.full
+    g.keep(torch.tensor([1, 2]))  # group 2's two rows: every slot a row, the grid a reshape of the rows
+    assert g.full and g.slot.tolist() == [0, 1]
+    x = torch.arange(2 * 3 * 4 * 5.0).view(2, 3, 4, 5)
+    assert torch.equal(shared_kv._rows(shared_kv._grid(x, g), g, 4), x)
 
 
 def _left_pad(prompts, pad=0):
