@@ -16,8 +16,9 @@ Parts (``--only a,b``; the file's other parts are kept, each part records its ow
 - ``steps``: ``WARMUP`` + ``TIMED`` optimizer steps of each path (``bench.gpu.time_trainer``'s phases, plus the
   process's CPU seconds), rollouts/s per core and the fraction of the bound; ``ratio`` = fast / today;
 - ``eval``: the shipped adapter's step-0 held-out evaluation: today's 128 samples (32 problems x 4, ``generate``
-  32 rows at a time) against the fast path's 512 (128 x 4, ``EVAL_ROWS`` rows at a time), both timed; then today's path on the other 96
-  problems too, and pass@1 of both paths on the same 128 problems (paired bootstrap of the difference);
+  32 rows at a time) against the fast path's 512 (128 x 4, ``EVAL_ROWS`` rows at a time), each timed twice in the
+  order ``EVAL_ORDER`` (``seconds`` the mean of ``runs_s``); then today's path on the other 96 problems too, and
+  pass@1 of both paths on the same 128 problems from each path's first run (paired bootstrap of the difference);
 - ``numerics``: per-token logprobs of the fast path's loss forward against a plain fp32 transformers forward
   (``model(...).logits``) on the same 64 sampled rollouts (max and mean |gap|), and ``RUN_SEEDS`` short GRPO
   runs per path at real_study's own 2 x 4 whose mean training reward per run is compared (bootstrap over seeds).
@@ -42,6 +43,7 @@ PROMPTS, K = 8, 8  # the configuration timed: 8 prompts x 8 completions
 WARMUP, TIMED = 1, 5  # five timed steps: one step varies by about a tenth from the next on this machine
 EVAL_TODAY, EVAL_FAST, EVAL_N = 32, 128, 4  # held-out problems x samples
 EVAL_ROWS = 512  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
+EVAL_ORDER = ("today", "fast", "fast", "today")  # timed runs: a drift in the machine's speed falls on both paths
 RUN_SEEDS, RUN_STEPS = 3, 6
 PATHS = {
     "today": ["trainer.sampler=transformers", "trainer.shared_prefix=false", "trainer.fused_lora=false",
@@ -210,26 +212,31 @@ def evaluation() -> dict:
     model = lora.load_adapter(model, cfg.model.lora).eval()
     ev, chat, new = cfg.trainer.eval, dict(cfg.model.chat_template_kwargs), cfg.trainer.eval.max_new_tokens
     ev_today = type(ev)(**{**ev.__dict__, "n_samples": EVAL_N, "batch_size": 32})
-    torch.manual_seed(0)
-    t = time.perf_counter()
-    today_first = generate(model, tok, rows[:EVAL_TODAY], ev_today, new, chat)
-    today_s = time.perf_counter() - t
     eos = [tok.eos_token_id, *([model.generation_config.eos_token_id] if isinstance(model.generation_config.eos_token_id, int) else model.generation_config.eos_token_id or [])]
     sampler = SharedPrefixSampler(tok, sorted(set(eos)), EVAL_ROWS)
-    torch.manual_seed(0)
-    t = time.perf_counter()
-    fast = sampler(model, render(tok, rows, chat), EVAL_N, ev.temperature, new)
-    fast_s = time.perf_counter() - t
-    today = today_first + generate(model, tok, rows[EVAL_TODAY:], ev_today, new, chat)
+    runs = {"today": lambda: generate(model, tok, rows[:EVAL_TODAY], ev_today, new, chat),
+            "fast": lambda: sampler(model, render(tok, rows, chat), EVAL_N, ev.temperature, new)}
+    seconds, samples = {"today": [], "fast": []}, {}
+    for path in EVAL_ORDER:  # the first run of each path (seed 0) gives its samples
+        torch.manual_seed(len(seconds[path]))
+        t = time.perf_counter()
+        out = runs[path]()
+        seconds[path].append(time.perf_counter() - t)
+        samples.setdefault(path, out)
+    fast = samples["fast"]
+    today = samples["today"] + generate(model, tok, rows[EVAL_TODAY:], ev_today, new, chat)
     p1 = {}  # per problem: the share of its samples that are right (its pass@1)
     for name, completions in (("today", today), ("fast", fast)):
         records = task.evaluate_detailed(completions, rows)[1]
         p1[name] = [statistics.fmean(r["correct"] for r in records if r["id"] == row["id"]) for row in rows]
-    return {"today": {"samples": EVAL_TODAY * EVAL_N, "seconds": today_s, "samples_per_s": EVAL_TODAY * EVAL_N / today_s,
-                      "rows_per_generate": 32},
-            "fast": {"samples": EVAL_FAST * EVAL_N, "seconds": fast_s, "samples_per_s": EVAL_FAST * EVAL_N / fast_s,
-                     "rows_at_once": EVAL_ROWS},
+    today_s, fast_s = statistics.fmean(seconds["today"]), statistics.fmean(seconds["fast"])
+    return {"today": {"samples": EVAL_TODAY * EVAL_N, "seconds": today_s, "runs_s": seconds["today"],
+                      "samples_per_s": EVAL_TODAY * EVAL_N / today_s, "rows_per_generate": 32},
+            "fast": {"samples": EVAL_FAST * EVAL_N, "seconds": fast_s, "runs_s": seconds["fast"],
+                     "samples_per_s": EVAL_FAST * EVAL_N / fast_s, "rows_at_once": EVAL_ROWS},
+            "order": list(EVAL_ORDER),
             "fast_512_faster_than_today_128": fast_s < today_s,
+            "fast_512_faster_in_every_run": max(seconds["fast"]) < min(seconds["today"]),
             "pass@1": {name: statistics.fmean(v) for name, v in p1.items()},
             "pass@1_fast_minus_today": _paired_ci(p1["fast"], p1["today"]),
             "problems": EVAL_FAST, "samples_per_problem": EVAL_N}
@@ -325,6 +332,9 @@ def summary(data: dict) -> dict:
     if "eval" in data:
         e = data["eval"]
         out["eval"] = {"today_128_s": _r(e["today"]["seconds"]), "fast_512_s": _r(e["fast"]["seconds"]),
+                       "today_runs_s": [_r(v) for v in e["today"]["runs_s"]],
+                       "fast_runs_s": [_r(v) for v in e["fast"]["runs_s"]],
+                       "faster_in_every_run": e["fast_512_faster_in_every_run"],
                        "today_samples_per_s": _r(e["today"]["samples_per_s"]),
                        "fast_samples_per_s": _r(e["fast"]["samples_per_s"]),
                        "pass@1": {k: _r(v) for k, v in e["pass@1"].items()},
