@@ -10,8 +10,10 @@ time on this hardware (measured in ``results/bench/real_rl.json``):
   common to every prompt of a chunk (a system prompt) is prefilled once per left pad (``_prefill_shared``);
 - a draw is one two-level inverse-CDF lookup (``torch.multinomial``, which ``generate`` calls, draws an
   exponential variate per vocabulary entry: a fifth of a 135M model's decode step at 49k tokens), fed by the
-  LM head slice by slice (``_draw``): the [R, V] logits are never held (at 256 rows, 50 MB a token, each pass
-  over them bound by memory);
+  LM head slice by slice (``_draw``, ``Head``): the [R, V] logits are never held (at 256 rows, 50 MB a token,
+  each pass over them bound by memory), each slice's at most 4 MB and worked in place;
+- the decoder's linear layers and the head's slices multiply through weights packed once per chunk for its
+  rows (``packed``: MKL's packed sgemm, the same products, not repacked by every call);
 - rows that have ended (EOS) leave the batch once an eighth of it has, instead of decoding pads;
 - each row's own keys and values are written in place (``DynamicCache`` concatenates: a copy per token and layer);
 - a LoRA policy decodes through its merged weights (``lora.merged``: one matmul per layer, not three).
