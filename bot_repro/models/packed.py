@@ -21,6 +21,7 @@ def available() -> bool:
 
 
 MIN_SIDE = 64  # features in and out a weight needs for packing to pay
+MAX_BYTES = 2 << 30  # a model whose linear weights take more is not packed: the packed copy would double them
 
 
 class Weight:
@@ -47,8 +48,10 @@ class Weight:
 def linears(model: torch.nn.Module, rows: int):
     """Inside, every float32 CPU ``nn.Linear`` of ``model`` multiplies through its weight as it is on entry,
     packed for ``rows`` rows (enter after any weight swap, e.g. ``lora.merged``); each layer's own forward again
-    on exit. No gradients flow through a packed layer."""
+    on exit. No gradients flow through a packed layer. A model past ``MAX_BYTES`` of such weights runs as it is."""
     layers = [m for m in model.modules() if type(m) is torch.nn.Linear and Weight.applies(m.weight)]
+    if sum(m.weight.nelement() * m.weight.element_size() for m in layers) > MAX_BYTES:
+        layers = []
     try:
         for m in layers:
             packed = Weight(m.weight, rows)

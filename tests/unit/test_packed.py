@@ -54,3 +54,14 @@ def test_linears_packs_a_model_inside_and_gives_its_forward_back(tmp_path, monke
     assert not any("forward" in m.__dict__ for m in layers)
     torch.testing.assert_close(got, want)
     torch.testing.assert_close(model(ids).logits, want)
+
+
+@needs_mkl
+def test_a_model_past_the_memory_cap_is_not_packed(tmp_path, monkeypatch):
+    """Packing copies every weight: past ``MAX_BYTES`` of them the layers keep their own forward."""
+    monkeypatch.setattr(packed, "MIN_SIDE", 1)
+    monkeypatch.setattr(packed, "MAX_BYTES", 1000)
+    model = AutoModelForCausalLM.from_pretrained(build_tiny("qwen2", tmp_path, vocab_size=300, hidden_size=32,
+                                                            num_layers=2), dtype=torch.float32)
+    with packed.linears(model, 5):
+        assert not any("forward" in m.__dict__ for m in model.modules() if type(m) is torch.nn.Linear)
