@@ -48,7 +48,10 @@ class Weight:
 def linears(model: torch.nn.Module, rows: int):
     """Inside, every float32 CPU ``nn.Linear`` of ``model`` multiplies through its weight as it is on entry,
     packed for ``rows`` rows (enter after any weight swap, e.g. ``lora.merged``); each layer's own forward again
-    on exit. No gradients flow through a packed layer. A model past ``MAX_BYTES`` of such weights runs as it is."""
+    on exit. No gradients flow through a packed layer: entered with gradients on, it refuses. A model past
+    ``MAX_BYTES`` of such weights runs as it is."""
+    if torch.is_grad_enabled():
+        raise RuntimeError("packed.linears: MKL's packed products have no backward; enter it under torch.no_grad()")
     layers = [m for m in model.modules() if type(m) is torch.nn.Linear and Weight.applies(m.weight)]
     if sum(m.weight.nelement() * m.weight.element_size() for m in layers) > MAX_BYTES:
         layers = []

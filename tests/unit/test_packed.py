@@ -57,6 +57,7 @@ def test_linears_packs_a_model_inside_and_gives_its_forward_back(tmp_path, monke
 
 
 @needs_mkl
+@torch.no_grad()
 def test_a_model_past_the_memory_cap_is_not_packed(tmp_path, monkeypatch):
     """Packing copies every weight: past ``MAX_BYTES`` of them the layers keep their own forward."""
     monkeypatch.setattr(packed, "MIN_SIDE", 1)
@@ -65,3 +66,10 @@ def test_a_model_past_the_memory_cap_is_not_packed(tmp_path, monkeypatch):
                                                             num_layers=2), dtype=torch.float32)
     with packed.linears(model, 5):
         assert not any("forward" in m.__dict__ for m in model.modules() if type(m) is torch.nn.Linear)
+
+
+def test_gradients_on_are_refused():
+    """A packed product has no backward: ``linears`` with gradients on is an error, not a silent no-gradient."""
+    with pytest.raises(RuntimeError, match="no_grad"):
+        with packed.linears(torch.nn.Linear(64, 64), 4):
+            pass
