@@ -28,6 +28,7 @@ EXPERIMENTS = REPO / "conf" / "experiment"
 # quantity -> (what is compared, the null of the verdict rule)
 QUANTITIES = {
     "final": ("final value, a - b", 0.0),
+    "gain": ("final value minus the same seed's first (step 0), arm a alone (b names a too)", 0.0),
     "steps": ("steps to the threshold, a - b (seeds that crossed)", 0.0),
     "speedup": ("speed-up in steps to the threshold, mean b / mean a (seeds that crossed)", 1.0),
     "drop": ("peak-to-final drop, a - b", 0.0),
@@ -52,6 +53,8 @@ class Comparison:
             raise ValueError(f"Comparison {self.what!r}: quantity={self.quantity!r}; allowed: {', '.join(QUANTITIES)}")
         if self.better not in ("above", "below"):
             raise ValueError(f"Comparison {self.what!r}: better={self.better!r}; allowed: above, below")
+        if self.quantity == "gain" and self.b != self.a:
+            raise ValueError(f"Comparison {self.what!r}: a gain reads one arm; b={self.b!r} must be a={self.a!r} or left out")
         if (self.quantity == "interaction") != (self.level2 is not None):
             raise ValueError(f"Comparison {self.what!r}: level2 is needed by, and only by, quantity=interaction")
 
@@ -171,7 +174,10 @@ DECLARED = tuple(f.name for f in fields(Comparison) if f.name not in ("report", 
 
 
 def declared_test(entry: dict, report: str, where: str) -> Comparison:
-    """One entry of ``report.tests`` as a Comparison of the experiment's own report; ValueError naming ``where``."""
+    """One entry of ``report.tests`` as a Comparison of the experiment's own report; ValueError naming ``where``.
+    A ``gain`` reads one arm: its ``b`` may be left out."""
+    if isinstance(entry, dict) and entry.get("quantity") == "gain" and "b" not in entry and "a" in entry:
+        entry = {**entry, "b": entry["a"]}
     if not isinstance(entry, dict) or not {"what", "quantity", "a", "b"} <= set(entry) or set(entry) - set(DECLARED):
         raise ValueError(f"{where}: a declared test is {{what, quantity, a, b[, better, metric]}} (keys "
                          f"{', '.join(DECLARED)}), got {entry!r}")

@@ -7,15 +7,15 @@ peak-to-final drop) recomputed from its archived runs (``runs.tar.xz``, grouped 
 with the summary's own settings; a per-seed mean that differs from the summary's is an error, so the
 two can never tell different stories. The interval of the difference (or ratio, or interaction, or
 Newcombe's for collapsed seeds) and the verdict word come from ``bot_repro.analysis.verdict``, the one
-statement of the rule (docs/method.md §5). A report that is not committed gives a row that says so,
-and fills itself in once it is. The output is byte-reproducible: no dates, no absolute paths, fixed
+statement of the rule (docs/method.md §5); how firm each verdict is under leave-2-seeds-out from
+``bot_repro.analysis.fragility``. A report that is not committed gives a row that says so, and fills
+itself in once it is; the Speed section is ``bot_repro.analysis.speed``'s. The output is byte-reproducible: no dates, no absolute paths, fixed
 bootstrap seeds (verdict.py's), sorted iteration and one number format (``formats``).
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +26,12 @@ import pandas as pd
 
 from bot_repro import report_folder
 from bot_repro.analysis import claims as table
+from bot_repro.analysis.bootstrap import bootstrap_ci
 from bot_repro.analysis.committed import REPO
-from bot_repro.analysis.formats import MISSING, interval, number, speedup
+from bot_repro.analysis.formats import cell, interval, number, speedup
+from bot_repro.analysis.fragility import FRAGILE, LEAVE_OUT, Firmness, leave_out
 from bot_repro.analysis.labels import group_label
+from bot_repro.analysis.speed import speed_section
 from bot_repro.analysis.stats import crossings_per_run, final_values, peak_to_final_drops
 from bot_repro.analysis.verdict import difference_ci, interaction_ci, newcombe_ci, ratio_ci, verdict
 from bot_repro.run_folder import read_metrics
@@ -38,7 +41,7 @@ from bot_repro.run_folder.schema import METRICS
 RESULTS = REPO / "results"
 FINDINGS = "FINDINGS.md"
 ARM = "_arm"  # the column holding each run's group label
-PER_SEED = {"final": "final", "steps": "crossing", "speedup": "crossing", "drop": "drop", "interaction": "final"}
+PER_SEED = {"final": "final", "gain": "gain", "steps": "crossing", "speedup": "crossing", "drop": "drop", "interaction": "final"}
 NOT_YET = "not yet run"
 
 
@@ -49,9 +52,12 @@ class FindingsError(ValueError):
 
 def judge(quantity: str, a, b, better: str = "above", a2=None, b2=None) -> tuple[float, float, float, str]:
     """``(point, low, high, verdict word)`` of one test from per-seed values of arms ``a`` and ``b``
-    (for ``collapsed``: ``(k, n)`` counts; for ``interaction``: a2, b2 are the default level's arms)."""
+    (for ``collapsed``: ``(k, n)`` counts; for ``interaction``: a2, b2 are the default level's arms;
+    for ``gain``: ``a``'s per-seed gains alone, ``b`` unused)."""
     null = table.QUANTITIES[quantity][1]
-    if quantity == "collapsed":
+    if quantity == "gain":
+        point, low, high = bootstrap_ci(np.asarray(a, dtype=float))  # the summary's interval of the same gains
+    elif quantity == "collapsed":
         point, low, high = newcombe_ci(*a, *b)
     elif quantity == "speedup":
         point, low, high = ratio_ci(b, a)  # mean b / mean a: above 1 when a crosses in fewer steps
@@ -69,6 +75,7 @@ class Reports:
         self.root = Path(root)
         self._docs: dict[str, dict | None] = {}
         self._frames: dict[tuple[str, str], pd.DataFrame] = {}
+        self._seeds: dict[str, dict[str, str]] = {}  # report -> run id -> its seed (runs.csv; the run id without one)
 
     def doc(self, name: str) -> dict | None:
         if name not in self._docs:
@@ -98,13 +105,18 @@ class Reports:
             folder = self.root / name
             cols = self.summary(name, None)["group_by"]
             with open(folder / report_folder.RUNS_TABLE, newline="") as f:
-                arms = {row["run_id"]: "/".join(row[c] for c in cols) for row in csv.DictReader(f)}
+                table_rows = list(csv.DictReader(f))
+            arms = {row["run_id"]: "/".join(row[c] for c in cols) for row in table_rows}
+            self._seeds[name] = {row["run_id"]: row.get("seed") or row["run_id"] for row in table_rows}
             if not report_folder.has_archive(folder):
                 raise FindingsError(f"results/{name}: no {report_folder.ARCHIVE}, the archived runs its numbers come from")
-            unpacked = report_folder.unpack(folder).parent  # run ids are runs/<run>, as runs.csv records them
+            unpacked = report_folder.unpack(folder)
             rows = []
             for run_id, arm in sorted(arms.items()):
-                path = unpacked / run_id / METRICS
+                # a committed report names its runs as archived (runs/<run>); a fresh one as swept (sweep/<run>),
+                # archived under the run folder's own name
+                path = unpacked.parent / run_id / METRICS
+                path = path if path.is_file() else unpacked / Path(run_id).name / METRICS
                 if not path.is_file():
                     raise FindingsError(f"results/{name}: runs.csv names {run_id}, which has no {METRICS} in the archive")
                 rows += [{"run_id": run_id, "step": r["step"], "time": float(r.get("time", 0)),
@@ -114,14 +126,15 @@ class Reports:
             self._frames[(name, metric)] = pd.DataFrame(rows, columns=["run_id", "step", "time", "generated_tokens", "metric", "value", ARM])
         return self._frames[(name, metric)]
 
-    def per_seed(self, name: str, summary: dict, quantity: str, arm: str) -> np.ndarray:
-        """One value per seed of ``arm`` (steps: the seeds that crossed), in run order, checked against
-        the summary's mean."""
+    def per_seed(self, name: str, summary: dict, quantity: str, arm: str) -> pd.Series:
+        """One value per seed of ``arm`` (steps: the seeds that crossed), in run order and indexed by
+        seed, checked against the summary's mean."""
         metric = summary["metric"]
         df = self.frame(name, metric)
         try:
-            if quantity in ("final", "interaction"):
-                rows, key = final_values(df, metric, ARM, summary["final_window"]), summary_mean("final")
+            if quantity in ("final", "interaction", "gain"):
+                rows = final_values(df, metric, ARM, summary["final_window"])
+                key = summary_mean("gain" if quantity == "gain" else "final")
             elif quantity in ("steps", "speedup"):
                 if summary["threshold"] is None:
                     raise FindingsError(f"results/{name}: {metric} has no threshold; steps to it are undefined")
@@ -133,7 +146,9 @@ class Reports:
             if isinstance(exc, FindingsError):
                 raise
             raise FindingsError(f"results/{name}: {exc}") from exc
-        values = rows[rows[ARM] == arm].sort_values("run_id")[PER_SEED[quantity]].to_numpy(dtype=float)
+        mine = rows[rows[ARM] == arm].sort_values("run_id")
+        values = pd.Series(mine[PER_SEED[quantity]].to_numpy(dtype=float),
+                           index=[self._seeds[name][r] for r in mine["run_id"]], dtype=float)
         expected = key(self.group(name, summary, arm))
         got = float(values.mean()) if values.size else None
         if (expected is None) != (got is None) or (got is not None and not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)):
@@ -163,6 +178,7 @@ class Row:
     seeds: str = ""
     verdict: str = ""
     files: str = ""
+    firmness: Firmness | None = None  # leave-2-seeds-out (bot_repro.analysis.fragility); None: no test ran
 
 
 def _links(root: Path, name: str, doc: dict) -> str:
@@ -180,6 +196,10 @@ def _arm_text(name: str, quantity: str, summary: dict, entry: dict) -> str:
     if quantity == "final":
         node = entry["final"]
         return f"{label} {interval(node['mean'], node.get('ci_low'), node.get('ci_high'))}"
+    if quantity == "gain":
+        start, end = entry["start"], entry["final"]
+        return (f"{label}: step 0 {interval(start['mean'], start.get('ci_low'), start.get('ci_high'))} -> "
+                f"end {interval(end['mean'], end.get('ci_low'), end.get('ci_high'))}")
     if quantity in ("steps", "speedup"):
         node, crossed = entry["to_threshold"]["step"], entry["crossed"]
         return (f"{label} {interval(node['mean'], node.get('ci_low'), node.get('ci_high'))} "
@@ -217,13 +237,20 @@ def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Ro
     if test.quantity in ("steps", "speedup"):
         where += f", steps to {number(summary['threshold'])}"
     files = _links(reports.root, test.report, doc)
+    decide = lambda *arms: judge(test.quantity, *arms[:2], test.better, *arms[2:])[3]  # noqa: E731
     if test.quantity == "collapsed":
         counts = [(c["n_collapsed"], c["n_runs"]) for c in (_collapsed(test.report, e) for e in (ea, eb))]
         point, low, high, word = judge("collapsed", counts[0], counts[1], test.better)
+        flags = [_collapse_flags(reports, test.report, summary, e) for e in (ea, eb)]
+        firm = leave_out(flags, lambda x, y: judge("collapsed", (x.sum(), x.size), (y.sum(), y.size), test.better)[3], word)
         return Row(claim, test.what, where, _arm_text(test.report, "collapsed", summary, ea),
                    _arm_text(test.report, "collapsed", summary, eb), interval(point, low, high),
-                   f"{counts[0][1]} / {counts[1][1]}", word, files)
+                   f"{counts[0][1]} / {counts[1][1]}", word, files, firm)
     va = reports.per_seed(test.report, summary, test.quantity, test.a)
+    if test.quantity == "gain":
+        point, low, high, word = judge("gain", va, None)
+        return Row(claim, test.what, where, _arm_text(test.report, "gain", summary, ea), "its own step 0, paired by seed",
+                   interval(point, low, high), str(va.size), word, files, leave_out([va], decide, word))
     vb = reports.per_seed(test.report, summary, test.quantity, test.b)
     if test.quantity == "interaction":
         s2 = reports.summary(test.level2, summary["metric"])
@@ -234,7 +261,8 @@ def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Ro
         return Row(claim, test.what, where, f"here: {la} - {lb} = {number(va.mean() - vb.mean())}",
                    f"`{test.level2}`{_step0(reports.doc(test.level2))}: {number(va2.mean() - vb2.mean())}",
                    interval(point, low, high), f"{va.size}, {vb.size} / {va2.size}, {vb2.size}", word,
-                   f"{files}; {_links(reports.root, test.level2, reports.doc(test.level2))}")
+                   f"{files}; {_links(reports.root, test.level2, reports.doc(test.level2))}",
+                   leave_out([va, vb, va2, vb2], decide, word))
     point, low, high, word = judge(test.quantity, va, vb, test.better)
     if test.quantity == "speedup" and test.b == summary.get("baseline"):
         point, low, high, word = _reported_speedup(test, summary, ea, point)
@@ -242,7 +270,22 @@ def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Ro
     runs = lambda e: f"{e['crossed']['n_runs']}" if test.quantity in ("steps", "speedup") else str(e["n_seeds"])  # noqa: E731
     seeds = f"{va.size} of {runs(ea)} / {vb.size} of {runs(eb)}" if test.quantity in ("steps", "speedup") else f"{va.size} / {vb.size}"
     return Row(claim, test.what, where, _arm_text(test.report, test.quantity, summary, ea),
-               _arm_text(test.report, test.quantity, summary, eb), diff, seeds, word, files)
+               _arm_text(test.report, test.quantity, summary, eb), diff, seeds, word, files,
+               leave_out([va, vb], decide, word, _all_seeds(reports, test, summary)))
+
+
+def _all_seeds(reports: Reports, test: table.Comparison, summary: dict) -> list | None:
+    """Steps to a threshold read only the seeds that crossed; the subsets leave out any two of all the seeds."""
+    if test.quantity not in ("steps", "speedup"):
+        return None
+    return [*reports.per_seed(test.report, summary, "final", test.a).index, *reports.per_seed(test.report, summary, "final", test.b).index]
+
+
+def _collapse_flags(reports: Reports, name: str, summary: dict, entry: dict) -> pd.Series:
+    """1.0 for each of the arm's seeds the summary records as collapsed, else 0.0, indexed by seed."""
+    seeds = reports.per_seed(name, summary, "final", entry["label"]).index
+    collapsed = {str(s) for s in _collapsed(name, entry)["seeds"]}
+    return pd.Series([float(str(s) in collapsed) for s in seeds], index=seeds, dtype=float)
 
 
 def _reported_speedup(test: table.Comparison, summary: dict, entry: dict, point: float) -> tuple[float, float, float, str]:
@@ -276,10 +319,6 @@ def rows(reports: Reports, claims=table.CLAIMS) -> list[Row]:
     return out
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 HEADER = """# Findings
 
 Generated from the committed reports under `results/` by `make findings`
@@ -292,7 +331,9 @@ with arm B by a 95% interval of the difference A - B (a bootstrap over seeds, th
 independently; the ratio mean B / mean A for a speed-up in steps; Newcombe's score interval for the
 share of collapsed seeds; (A - B here) - (A - B at the default level) for an interaction). *supports*:
 the whole interval lies on the side the claim predicts; *contradicts*: wholly on the other side;
-*cannot decide*: it contains no difference, or an arm has one seed. Values are means [95% bootstrap
+*cannot decide*: it contains no difference, or an arm has one seed. How firm a verdict is: the share of
+the subsets that leave out 2 of the seeds (every pair, from every arm) whose verdict differs; one that
+changes in more than {fragile} of them is marked *fragile* (`bot_repro/analysis/fragility.py`). Values are means [95% bootstrap
 interval over seeds]; collapsed seeds are counts [Wilson 95%]; steps to the threshold average the seeds
 that crossed.
 
@@ -305,53 +346,38 @@ def render(root: Path = RESULTS, claims=None) -> str:
     claims = (*table.CLAIMS, *table.planned()) if claims is None else claims
     reports = Reports(root)
     quantities = [f"- `{name}`: {text}; no difference is {number(null)}" for name, (text, null) in table.QUANTITIES.items()]
-    lines = [HEADER.rstrip("\n"), "", "What a test compares (its `quantity` in the claim table):", "", *quantities, "", "## Claims", "",
-             "| id | claim | the paper | test | report, metric | A | B | A vs B [95% CI] | seeds A / B | verdict | files |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [HEADER.format(fragile=f"{FRAGILE:.0%}").rstrip("\n"), "", "What a test compares (its `quantity` in the claim table):", "", *quantities, "", "## Claims", "",
+             "| id | claim | the paper | test | report, metric | A | B | A vs B [95% CI] | seeds A / B | verdict | "
+             f"verdict changes, leave-{LEAVE_OUT}-seeds-out | files |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     seen: set[str] = set()
     for row in rows(reports, claims):
         first = row.claim.id not in seen
         seen.add(row.claim.id)
         cells = [row.claim.id, row.claim.claim if first else "", row.claim.paper if first else "", row.test, row.report,
-                 row.a, row.b, row.difference, row.seeds, row.verdict, row.files]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    lines += ["", *speed(root)]
+                 row.a, row.b, row.difference, row.seeds, row.verdict,
+                 row.firmness.text() if row.firmness is not None else "", row.files]
+        lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    lines += ["", *speed_section(root)]
     return "\n".join(lines) + "\n"
 
 
-def _field(doc: dict, key: str) -> Any:
-    """A header field at the top of a bench file, or in its ``header`` or ``machine`` block."""
-    for node in (doc, doc.get("header"), doc.get("machine")):
-        if isinstance(node, dict) and key in node:
-            return node[key]
-    return None
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    return MISSING if value is None else number(value) if isinstance(value, int | float) else str(value)
-
-
-def speed(root: Path) -> list[str]:
-    """The Speed section: each bench file's main figures (``claims.BENCH``) and header fields."""
-    bench = sorted((root / "bench").glob("*.json"))
-    lines = ["## Speed", "", "From `results/bench/*.json` (`make bench`, bench/README.md); a field a file lacks reads n/a.", "",
-             f"| file | main figures | {' | '.join(table.BENCH_HEADER)} |", "|---|---|" + "---|" * len(table.BENCH_HEADER)]
-    for path in bench:
-        doc = json.loads(path.read_text())
-        figures = []
-        for key in table.BENCH.get(path.name, ()):
-            node: Any = doc
-            for part in key.split("."):
-                node = node.get(part) if isinstance(node, dict) else None
-            figures.append(f"{key} {_value(node)}")
-        shown = "; ".join(figures) or "none declared in bot_repro/analysis/claims.py"
-        header = [_value(_field(doc, k)) for k in table.BENCH_HEADER]
-        if _field(doc, "git_dirty") is True:
-            header[table.BENCH_HEADER.index("git_sha")] += " (dirty)"
-        lines.append(f"| [{path.name}](bench/{path.name}) | {_cell(shown)} | {' | '.join(map(_cell, header))} |")
-    return lines
+def declared(name: str, shows: str, entries: list[dict], folder: Path) -> list[str]:
+    """Markdown lines of a plan's declared tests (``report.tests`` of experiment ``name``) judged on the
+    report folder ``folder`` (a report's summary.md: the same rows FINDINGS prints once it is committed)."""
+    lines = ["", "## Declared tests (the plan's; docs/method.md §5)", ""]
+    try:
+        tests = tuple(table.declared_test(t, folder.name, f"report.tests of {name}") for t in entries)
+        claim = table.Claim(name, shows, tests)
+        found = [evaluate(claim, t, Reports(folder.parent)) for t in tests]
+    except FindingsError as exc:  # a partial or smoke sweep can lack an arm or a metric: say so, draw the rest
+        return [*lines, f"Not judged: {exc}", ""]
+    lines += [f"| test | A | B | A vs B [95% CI] | seeds A / B | verdict | verdict changes, leave-{LEAVE_OUT}-seeds-out |",
+              "|---|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(cell(c) for c in (r.test, r.a, r.b, r.difference, r.seeds, r.verdict, r.firmness.text())) + " |"
+              for r in found]
+    return [*lines, "", f"A verdict that changes in more than {FRAGILE:.0%} of the subsets leaving out {LEAVE_OUT} seeds is "
+            "marked fragile (bot_repro/analysis/fragility.py).", ""]
 
 
 def write(out: Path | None = None, root: Path = RESULTS) -> Path:

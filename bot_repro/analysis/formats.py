@@ -48,3 +48,8 @@ def interval(mean: Any, low: Any = None, high: Any = None, unit: str = "") -> st
 def speedup(ratio: Any, low: Any = None, high: Any = None) -> str:
     """A speed-up with its interval: ``"1.03× [0.917, 1.14]"``."""
     return interval(ratio, low, high, unit=TIMES)
+
+
+def cell(text: str) -> str:
+    """``text`` as one Markdown table cell: pipes escaped, newlines as spaces."""
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -343,7 +343,9 @@ def peak_to_final_drops(
 
 def final_values(df: pd.DataFrame, metric: str, group_by: GroupBy, final_window: int = 1) -> pd.DataFrame:
     """One row per run: group columns, ``run_id``, ``final`` (mean of the raw values at the run's last
-    ``final_window`` finite points; no smoothing, the window is the smoothing) and ``last_step``."""
+    ``final_window`` finite points; no smoothing, the window is the smoothing), ``last_step``, ``first``
+    (the raw value at its first finite point, step 0's evaluation) and ``gain`` (final - first: a seed's
+    own change, paired with itself)."""
     if isinstance(final_window, bool) or not isinstance(final_window, int) or final_window < 1:
         raise ValueError(f"final_window must be an integer >= 1, got {final_window!r}")
     cols = _group_list(group_by)
@@ -353,8 +355,9 @@ def final_values(df: pd.DataFrame, metric: str, group_by: GroupBy, final_window:
         tail = rows.tail(final_window)
         final = float(tail["value"].mean()) if len(tail) else np.nan
         last = int(tail["step"].iloc[-1]) if len(tail) else None
-        out.append({**key, "run_id": run_id, "final": final, "last_step": last})
-    return pd.DataFrame(out, columns=[*cols, "run_id", "final", "last_step"])
+        first = float(rows["value"].iloc[0]) if len(rows) else np.nan
+        out.append({**key, "run_id": run_id, "final": final, "last_step": last, "first": first, "gain": final - first})
+    return pd.DataFrame(out, columns=[*cols, "run_id", "final", "last_step", "first", "gain"])
 
 
 def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

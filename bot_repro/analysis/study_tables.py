@@ -1,6 +1,7 @@
 """The CPU study's per-report tables beyond ``analysis.summary``: the step-0 starting point every run
 shares, the seeds that collapsed (Wilson intervals) and the share of identical-reward groups over
-training, with their Markdown sections (``bot_repro.experiment.report`` writes them into each report with ``report.step0``).
+training, with their Markdown sections (``bot_repro.experiment.report`` writes them into each report with ``report.step0``),
+and the baseline table (``report.baseline_table``: what each group trained on and how far it moved).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bot_repro.analysis.bootstrap import bootstrap_ci
-from bot_repro.analysis.formats import number
+from bot_repro.analysis.formats import interval, number
 from bot_repro.analysis.labels import group_key_label
 from bot_repro.analysis.stats import collapsed_runs, wilson_interval
 
@@ -99,3 +100,36 @@ def collapse_counts(df, metric: str, cols: list[str], summary: dict) -> None:
         lo, hi = wilson_interval(k, n)
         entry["collapsed"] = {"n_collapsed": k, "n_runs": n, "wilson_low": lo, "wilson_high": hi,
                               "seeds": sorted((seeds[ids].tolist() if seeds is not None else ids.tolist()), key=str)}
+
+
+# the config columns the baseline table reads (a report with ``report.baseline_table`` loads them)
+BASELINE_COLUMNS = ("model.name", "task.name", "algorithm.name", "trainer.prompts_per_step", "trainer.num_generations",
+                    "trainer.learning_rate")
+
+
+def baseline_markdown(df, summary: dict, machines: list[dict], labels: dict[str, str] | None = None) -> str:
+    """A baseline table in the spirit of verl's (model, task, algorithm, score before and after): per group of
+    the headline ``summary``, the held-out value at step 0 and at the end, the gain's interval (final - step 0
+    paired by seed, bootstrap over seeds), the rollouts each run trained on (steps x prompts x completions),
+    its wall hours (training and evaluations) and the machine."""
+    cols, metric = summary["group_by"], summary["metric"]
+    runs = df[df.metric == metric].groupby("run_id").agg(last=("step", "max"), wall=("time", "max"))
+    config = df.drop_duplicates("run_id").set_index("run_id")
+    hw = sorted({f"{m['hardware'].get('cpu_model', '?')}, {m['hardware'].get('torch_threads', '?')} thread(s)" for m in machines})
+    lines = ["", f"## Baseline table ({metric})", "",
+             "| group | model | task | algorithm | prompts x completions, lr | seeds | step 0 | end | gain [95% CI] "
+             "| rollouts per run | wall h per run | machine |", "|" + "---|" * 12]
+    for g in summary["groups"]:
+        ids = config.index[(config[cols] == pd.Series(g["group"])).all(axis=1)]
+        first = config.loc[ids[0]]
+        sizes = f"{first['trainer.prompts_per_step']} x {first['trainer.num_generations']}, {first['trainer.learning_rate']:g}"
+        rollouts = (runs.loc[ids, "last"] * first["trainer.prompts_per_step"] * first["trainer.num_generations"]).mean()
+        cells = [group_key_label(g["group"], labels), first["model.name"], first["task.name"], first["algorithm.name"], sizes,
+                 str(g["n_seeds"]), _ci(g.get("start")), _ci(g["final"]), _ci(g.get("gain")), number(float(rollouts)),
+                 number(float(runs.loc[ids, "wall"].mean()) / 3600), "; ".join(hw)]
+        lines.append("| " + " | ".join(map(str, cells)) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _ci(node: dict | None) -> str:
+    return "n/a" if node is None else interval(node["mean"], node["ci_low"], node["ci_high"])

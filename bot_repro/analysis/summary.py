@@ -55,7 +55,7 @@ def summarise(
 
     ``threshold=None`` skips crossings and speed-ups; ``baseline=None`` skips speed-ups; ``on`` names the
     column holding the baseline when it cannot be inferred (see ``speedup_vs``). Returns
-    ``{"metric", "threshold", ..., "groups": [{"group", "label", "n_seeds", "final", "to_threshold",
+    ``{"metric", "threshold", ..., "groups": [{"group", "label", "n_seeds", "final", "start", "gain", "to_threshold",
     "speedup", "peak_to_final_drop", "crossed"}, ...]}`` with ``to_threshold`` and ``speedup`` keyed by cost
     (``"step"``, ``"time"``, ``"generated_tokens"``); ``speedup`` is ``None`` for the baseline group;
     ``crossed`` (with a threshold) lists the seeds whose smoothed curve reached it.
@@ -64,9 +64,13 @@ def summarise(
     smoother = as_smoothing(smoothing)
     ci = {"confidence": confidence, "n_resamples": n_resamples, "seed": seed}
 
-    finals = group_ci(final_values(df, metric, cols, final_window), "final", cols, **ci)
+    per_run = final_values(df, metric, cols, final_window)
+    finals = group_ci(per_run, "final", cols, **ci)
     drops = group_ci(peak_to_final_drops(df, metric, cols, smoother), "drop", cols, **ci)
     groups = {_key(row, cols): _group_entry(row, cols) for row in finals.to_dict("records")}
+    for name, column in (("start", "first"), ("gain", "gain")):  # the first point, and final - first paired by run
+        for row in group_ci(per_run, column, cols, **ci).to_dict("records"):
+            groups[_key(row, cols)][name] = _interval(row, "n")
     for row in drops.to_dict("records"):
         groups[_key(row, cols)]["peak_to_final_drop"] = _interval(row, "n")
     baseline_column = None
@@ -76,7 +80,7 @@ def summarise(
             entry = _interval(row, "n", rename={"n": "n_crossed"})
             groups[_key(row, cols)]["to_threshold"][cost] = {**entry, "n_runs": row["n_runs"]}
         if cost == "step":
-            _crossed_seeds(df, crossings, cols, groups)
+            _crossed_seeds(df, metric, crossings, cols, groups)
         if baseline is None:
             continue
         speedups = speedup_vs(crossings, baseline, on, **ci)
@@ -108,16 +112,19 @@ def summarise(
     return to_jsonable(summary)
 
 
-def _crossed_seeds(df: pd.DataFrame, crossings: pd.DataFrame, cols: list[str], groups: dict) -> None:
-    """``crossed`` per group: how many runs reached the threshold, of how many, and their seeds
-    (run ids where the table has no ``seed`` column)."""
+def _crossed_seeds(df: pd.DataFrame, metric: str, crossings: pd.DataFrame, cols: list[str], groups: dict) -> None:
+    """``crossed`` per group: how many runs reached the threshold, of how many, and their seeds (run ids
+    where the table has no ``seed`` column); ``at_start``: the seeds already there at their first point,
+    whose steps to the threshold (0) say nothing about training."""
     seeds = df.drop_duplicates("run_id").set_index("run_id")["seed"] if "seed" in df else None
+    first = df[df.metric == metric].groupby("run_id")["step"].min()
+    name = lambda ids: sorted((seeds[ids].tolist() if seeds is not None else ids.tolist()), key=str)  # noqa: E731
     for key, part in crossings.groupby(cols, dropna=False, sort=False):
         key = key if isinstance(key, tuple) else (key,)
         ids = part.loc[part["crossed"], "run_id"]
-        names = sorted((seeds[ids].tolist() if seeds is not None else ids.tolist()), key=str)
+        start = part.loc[part["crossed"] & (part["crossing"] == part["run_id"].map(first)), "run_id"]
         groups[_key(dict(zip(cols, key)), cols)]["crossed"] = {
-            "n_crossed": int(part["crossed"].sum()), "n_runs": len(part), "seeds": names}
+            "n_crossed": int(part["crossed"].sum()), "n_runs": len(part), "seeds": name(ids), "at_start": name(start)}
 
 
 def _baseline_column(crossings: pd.DataFrame, cols: list[str], baseline: Any) -> str:
@@ -228,7 +235,7 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any],
     lines += [f"- {k}: `{v}`" if k in CODE_META else f"- {k}: {v}" for k, v in meta.items()
               if k not in REQUIRED_META and k != "smoke"]
     cmp = ">=" if summary["direction"] == "above" else "<="
-    header = ["group", "seeds", f"final {metric}", "peak-to-final drop"]
+    header = ["group", "seeds", f"first {metric}", f"final {metric}", "gain (final - first, by run)", "peak-to-final drop"]
     if threshold is not None:
         header += [
             f"steps to {cmp} {number(threshold)} (crossed/runs)",
@@ -243,7 +250,9 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any],
         row = [
             group_key_label(group["group"], labels),
             str(group["n_seeds"]),
+            _cell(group.get("start")),
             _cell(group["final"]),
+            _cell(group.get("gain")),
             _cell(group["peak_to_final_drop"]),
         ]
         if threshold is not None:
@@ -262,7 +271,8 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any],
         "",
         f"Intervals: {conf:.0%} percentile bootstrap over runs ({summary['n_resamples']} resamples); one run "
         "gives no interval. Curves smoothed per run with " + summary["smoothing_text"] + f"; final = mean of "
-        f"the last {summary['final_window']} logged point(s), unsmoothed.",
+        f"the last {summary['final_window']} logged point(s), unsmoothed; first = the first logged point (step 0's "
+        "evaluation for a held-out metric); gain = final - first of each run, then averaged.",
     ]
     if threshold is not None:
         lines.append(
@@ -270,4 +280,10 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any],
             "no interpolation; means over the runs that crossed. Speed-up = mean baseline cost / mean group "
             "cost over crossing runs, groups resampled independently."
         )
+        early = {group_key_label(g["group"], labels): g["crossed"]["at_start"] for g in summary["groups"]
+                 if (g.get("crossed") or {}).get("at_start")}
+        if early:
+            lines.append(f"**Crossed at their first logged point**, with no training: seeds "
+                         f"{'; '.join(f'{k}: {v}' for k, v in early.items())}. A threshold above every seed's "
+                         "first value would leave them out.")
     return "\n".join(lines) + "\n"

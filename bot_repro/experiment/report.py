@@ -6,7 +6,8 @@ metrics), summarises each panel metric (``bot_repro.analysis.summarise``, plus e
 curve) and records where the numbers come from (``Report.meta``). ``write`` writes the report folder:
 ``summary.json`` through ``report_folder``, ``summary.md``, ``runs.csv``, the figure and the
 archive of the run records (``report_folder.ARCHIVE``). Experiments with ``report.step0`` (the CPU
-study) also get the starting point their runs share and per-group costs (``study_numbers``).
+study) also get the starting point their runs share and per-group costs (``study_numbers``); a plan's
+declared tests are judged on the folder and printed in ``summary.md`` (``analysis.findings.declared``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from typing import Any
 import pandas as pd
 
 from bot_repro import paths, report_folder
-from bot_repro.analysis import committed, summarise
+from bot_repro.analysis import committed, findings, summarise
 from bot_repro.analysis.study_tables import (
+    BASELINE_COLUMNS,
     DYNAMIC_SAMPLING,
+    baseline_markdown,
     collapse_counts,
     groups_markdown,
     step0_markdown,
@@ -188,7 +191,8 @@ def study_numbers(rep: Report, policy: dict | None) -> None:
 
 def build(exp: Experiment, sources: Sequence[Path], command: str) -> Report:
     """The report of ``exp`` over the runs under ``sources``; no runs is a FileNotFoundError."""
-    columns = [*exp.plot.columns, SMOKE_COLUMN, *([DYNAMIC_SAMPLING] if exp.report.step0 else [])]
+    columns = [*exp.plot.columns, SMOKE_COLUMN, *([DYNAMIC_SAMPLING] if exp.report.step0 else []),
+               *(BASELINE_COLUMNS if exp.report.baseline_table else ())]
     frame, added, read = load(exp, sources, columns)
     if frame.empty:
         raise FileNotFoundError(f"no runs with metrics below {', '.join(map(str, sources))}")
@@ -250,8 +254,12 @@ def write(rep: Report, sources: Sequence[Path], out_dir: Path, smoke: bool = Fal
     text = "\n".join(md) if md else f"# {rep.exp.name}\n\nNo metric data.\n"
     if step0 is not None and summaries_:
         text += step0_markdown(step0) + groups_markdown(summaries_[0])
-    (out_dir / report_folder.SUMMARY_MD).write_text(text)
+    if rep.exp.report.baseline_table and summaries_:
+        text += baseline_markdown(rep.frame, summaries_[0], rep.machines, rep.exp.plot.labels)
     table = run_table(rep.frame, rep.exp.plot.columns)
     table["run_dir"] = table["run_dir"].map(paths.relative)
     table.to_csv(out_dir / report_folder.RUNS_TABLE, index=False)
+    if rep.exp.report.tests and summaries_:  # judged on this folder: summary.json, runs.csv and the archive are written
+        text += "\n".join(findings.declared(rep.exp.name, rep.exp.report.shows, rep.exp.report.tests, out_dir))
+    (out_dir / report_folder.SUMMARY_MD).write_text(text)
     return rep.draw(out_dir / rep.exp.name, smoke=smoke)

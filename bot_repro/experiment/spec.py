@@ -55,6 +55,7 @@ class ReportCfg:
     derived: dict[str, list[str]] = field(default_factory=dict)  # metric -> [numerator, denominator]
     step0: bool = False  # record the starting policy the runs share and the study's per-group numbers
     table: bool = False  # the first summary's numbers in a table below the panels
+    baseline_table: bool = False  # summary.md: per group, step 0 -> end, the gain, rollouts, wall time, machine
     pairwise: dict[str, Any] | None = None  # a post-training ABBA evaluation: {experiment, **PairwiseCfg}
     # the plan's declared tests, each a {what, quantity, a, b, better, metric} (bot_repro.analysis.claims
     # .declared_test): every one gets a row in results/FINDINGS.md, whatever its verdict

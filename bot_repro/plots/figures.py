@@ -54,6 +54,7 @@ from bot_repro.plots.style import GroupStyle, display_name, group_styles, is_rat
 from bot_repro.plots.titles import fill_title
 
 KINDS = ("curves", "metric_panels", "pairwise", "curves_drop")
+RATE_RANGES = ("unit", "data")
 PAPER_LABEL = "paper, 1 seed"
 SMOKE_COLUMN = "smoke"  # the run config key debug=smoke sets
 TINY_PREFIX = "tiny_"
@@ -97,6 +98,7 @@ class PlotCfg:
     baseline: Any = None  # hue value the summary's speed-ups compare against
     ylabel: str = ""
     ylim: list[float] | None = None  # [low, high], e.g. [0, 1] for rates
+    rates: str = "unit"  # rate panels on [0, 1] (unit), or each on its own data's range within it (data)
     title: str = ""  # may name measured numbers as placeholders, {step0:METRIC} and {seeds} (plots.titles)
     paper: dict[str, Any] = field(default_factory=dict)  # a PaperCfg, or panel -> PaperCfg with panels
 
@@ -110,6 +112,8 @@ class PlotCfg:
         unknown = sorted(set(self.thresholds) - set(self.panel_metrics))
         if unknown:
             raise ValueError(f"thresholds names {unknown}, which are not among the plotted metrics {self.panel_metrics}")
+        if self.rates not in RATE_RANGES:
+            raise ValueError(f"rates={self.rates!r}; allowed: {', '.join(RATE_RANGES)}")
         if self.ylim is not None and len(self.ylim) != 2:
             raise ValueError(f"ylim must be [low, high], got {self.ylim}")
         self.labels = {_text(k): str(v) for k, v in self.labels.items()}  # YAML reads 0.5: ... as a float key
@@ -272,6 +276,8 @@ def caption(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool, paper_drawn: bool, b
         extra.append("Win rate: ties count half a win")
     if cfg.kind == "curves_drop":
         extra.append("Bars: mean peak-to-final drop of the smoothed curves, 95% bootstrap interval")
+    if cfg.rates == "data":
+        extra.append("Each rate panel spans its own data's range, not [0, 1]")
     if smoke:
         extra.append("Smoke run (tiny random-init model, a few steps): the paper's numbers are left out")
     elif paper_drawn:
@@ -294,7 +300,7 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None,
     n = len(panels) + extra
     # panels wide enough that the table below them fits at its font size
     panel_width = max(4.0, (sum(column_widths(*table[:2])) + TABLE_MARGIN_INCHES) / min(n, 3)) if table else 4.0
-    fig, axes = panel_grid(n, titles=titles if any(titles) else None, sharey=cfg.kind != "curves_drop",
+    fig, axes = panel_grid(n, titles=titles if any(titles) else None, sharey=cfg.kind != "curves_drop" and cfg.rates == "unit",
                            panel_size=(panel_width, 3.0), table_rows=len(table[1]) if table else 0)
     band = len(styles) <= MAX_BANDS
     last_x = float(frame["step"].max()) if len(frame) else 1.0
@@ -315,6 +321,9 @@ def draw(frame: pd.DataFrame, cfg: PlotCfg, smoke: bool | None = None,
             paper_drawn = paper_drawn or bool(paper.points or paper.final or paper.band is not None)
         if cfg.ylim is not None:
             ax.set_ylim(*cfg.ylim)
+        elif is_rate(metric) and cfg.rates == "data":  # matplotlib's own margins around what is drawn, inside [0, 1]
+            low, high = ax.get_ylim()
+            ax.set_ylim(max(low, 0.0), min(high, 1.0))
         elif is_rate(metric):
             rate_axes.append(ax)
     axes[0].set_ylabel(cfg.ylabel or str(cfg.metric or ""))

@@ -57,6 +57,25 @@ def test_summary_numbers(sweep_df):
     json.dumps(summary, allow_nan=False)  # NaN-free and serialisable
 
 
+def test_start_and_gain_pair_each_run_with_its_own_first_point(tmp_path):
+    curves = [("grpo", 0, [0.2, 0.5]), ("grpo", 1, [0.4, 0.5]), ("bot_grpo", 0, [0.3, 0.3]), ("bot_grpo", 1, [0.1, 0.4])]
+    for job, (alg, seed, values) in enumerate(curves):
+        write_run_dir(tmp_path / "sweep" / str(job), run_config(alg, seed),
+                      curve_records([0, 10], {"eval/pass@1": values}), run_info(seed))
+    summary = summarise(load_runs(tmp_path / "sweep"), "eval/pass@1", None, baseline=None, n_resamples=2000)
+    groups = {g["label"]: g for g in summary["groups"]}
+    # grpo: gains 0.3 and 0.1 (finals 0.5, 0.5 from starts 0.2, 0.4); bot_grpo: 0.0 and 0.3
+    assert groups["grpo"]["gain"] == pytest.approx({"mean": 0.2, "ci_low": 0.1, "ci_high": 0.3, "n": 2})
+    assert groups["grpo"]["start"]["mean"] == pytest.approx(0.3) and groups["bot_grpo"]["gain"]["mean"] == pytest.approx(0.15)
+    row = next(line for line in summary_markdown(summary, META).splitlines() if line.startswith("| GRPO |"))
+    assert "| 0.300 [0.200, 0.400] | 0.500 [0.500, 0.500] | 0.200 [0.100, 0.300] |" in row
+    # GRPO seed 1 starts at 0.4, above a threshold of 0.35: its crossing at step 0 is named, not hidden in a mean
+    crossed = summarise(load_runs(tmp_path / "sweep"), "eval/pass@1", 0.35, baseline=None, smoothing=None, n_resamples=500)
+    grpo = next(g for g in crossed["groups"] if g["label"] == "grpo")["crossed"]
+    assert grpo == {"n_crossed": 2, "n_runs": 2, "seeds": [0, 1], "at_start": [1]}
+    assert "**Crossed at their first logged point**, with no training: seeds GRPO: [1]." in summary_markdown(crossed, META)
+
+
 def test_summary_with_default_smoothing_and_without_threshold(sweep_df):
     smoothed = summarise(sweep_df, "eval/compile_rate", 0.8, n_resamples=500)
     # EMA(0.5): GRPO curves end at 0.65 and 0.55, so neither crosses 0.8; BoT seed 0 reaches 0.89375 at
@@ -110,7 +129,7 @@ def test_markdown_report(sweep_df):
     assert "- device: cpu" in text
     table = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(table) == 3  # header + two groups
-    assert table[0].count("|") == 10  # nine columns
+    assert table[0].count("|") == 12  # eleven columns
     # groups by their display names, numbers in the one format (analysis.formats)
     bot_row = next(line for line in table if line.startswith("| BoT-GRPO |"))
     assert "| 50.0 [40.0, 60.0] (2/2) |" in bot_row and "(2/2 vs 2/2 crossed)" in bot_row

@@ -206,6 +206,18 @@ def test_curves_with_panels_paper_marks_and_missing_metric(tmp_path):
     assert any("no data" in t.get_text() for t in right.texts)
 
 
+def test_rates_on_their_data_range_each_panel_its_own(tmp_path):
+    _curves(tmp_path, {"grpo": [[0.30, 0.32, 0.35]], "bot_grpo": [[0.31, 0.33, 0.36]]})
+    cfg = plot_config({"kind": "metric_panels", "metrics": ["eval/compile_rate", "eval/pass@4"], "rates": "data"}, "plot")
+    left, right = draw(_frame(tmp_path, cfg), cfg).axes
+    low, high = left.get_ylim()
+    drawn = np.concatenate([line.get_ydata() for line in left.lines if len(line.get_ydata())])
+    assert 0.0 < low <= drawn.min() and drawn.max() <= high < 1.0 and high - low < 0.1  # the curves fill the panel
+    assert right.get_ylim() == (0.0, 1.0) or right.texts  # a panel with no data keeps its own range
+    with pytest.raises(ValueError, match="rates='zoom'; allowed: unit, data"):
+        plot_config({"kind": "curves", "metric": "m", "rates": "zoom"}, "plot")
+
+
 @pytest.mark.parametrize("raw, match", [
     ({"kind": "bars", "metric": "m"}, "kind='bars'"),
     ({"kind": "curves"}, "needs `metric`"),
@@ -246,7 +258,7 @@ def test_nan_free_summary_numbers_are_plain_json(tmp_path):
     # EMA(.5) crossing of 0.8: bot [.5,.7,.8] -> step 2, [.6,.75,.85] -> step 2; grpo never
     assert groups["bot_grpo"]["to_threshold"]["step"]["mean"] == 2.0
     assert groups["grpo"]["to_threshold"]["step"]["mean"] is None
-    assert "| BoT-GRPO | 2 | 0.925 [0.900, 0.950]" in (tmp_path / "res" / "summary.md").read_text()
+    assert "| BoT-GRPO | 2 | 0.550 [0.500, 0.600] | 0.925 [0.900, 0.950] | 0.375 [0.350, 0.400] |" in (tmp_path / "res" / "summary.md").read_text()
     curves = {c["group"]["algorithm.name"]: c["points"] for c in summary["summaries"][0]["curves"]}
     assert [[s, pytest.approx(m), n] for s, m, n in curves["grpo"]] == [[0, 0.15, 2], [1, 0.55, 2], [2, 0.9, 2]]  # unsmoothed means
 

@@ -14,6 +14,7 @@ import pytest
 from bot_repro import report_folder
 from bot_repro.analysis import findings
 from bot_repro.analysis.claims import BENCH_HEADER, CLAIMS, Claim, Comparison, declared_test, planned
+from bot_repro.analysis.speed import speed_section
 from bot_repro.experiment.cli import main
 from tests.conftest import REPO
 
@@ -62,10 +63,11 @@ def test_a_report_not_committed_says_not_yet_run_and_a_figure_not_run_says_how(t
 
 
 def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, float] | None = None,
-            threshold: float | None = None):
+            threshold: float | None = None, listed: str = "runs"):
     """A hand-made committed report: per-seed final values of each arm in its archive, runs.csv and a
     summary.json whose means are those of the runs (or ``summary_means``); with a ``threshold`` above
-    every value, the summary records that no seed crossed it (arm "b" the baseline)."""
+    every value, the summary records that no seed crossed it (arm "b" the baseline). ``listed``: the folder
+    runs.csv names the runs in (runs: as archived, a committed report; sweep: as swept, a fresh one)."""
     folder = root / name
     rows = ["run_id,run_dir,choice.arm,seed"]
     for arm, values in sorted(seeds.items()):
@@ -74,13 +76,15 @@ def _report(root, name, seeds: dict[str, list[float]], summary_means: dict[str, 
             run.mkdir(parents=True)
             records = [{"step": 0, "eval/pass@1": 0.0}, {"step": 4, "time": 1.0, "generated_tokens": 8, "eval/pass@1": value}]
             (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-            rows.append(f"runs/{arm}_s{seed},results/{name}/runs/{arm}_s{seed},{arm},{seed}")
+            rows.append(f"{listed}/{arm}_s{seed},results/{name}/runs/{arm}_s{seed},{arm},{seed}")
     report_folder.write_archive(folder / "runs", folder / report_folder.ARCHIVE)
     shutil.rmtree(folder / "runs")
     (folder / "runs.csv").write_text("\n".join(rows) + "\n")
     means = summary_means or {arm: sum(v) / len(v) for arm, v in seeds.items()}
     groups = [{"group": {"choice.arm": arm}, "label": arm, "n_seeds": len(seeds[arm]),
-               "final": {"mean": means[arm], "ci_low": None, "ci_high": None, "n": len(seeds[arm])}} for arm in sorted(seeds)]
+               "final": {"mean": means[arm], "ci_low": None, "ci_high": None, "n": len(seeds[arm])},
+               "start": {"mean": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n": len(seeds[arm])},  # every run starts at 0.0
+               "gain": {"mean": means[arm], "ci_low": None, "ci_high": None, "n": len(seeds[arm])}} for arm in sorted(seeds)]
     if threshold is not None:
         for g in groups:
             g["to_threshold"] = {"step": {"mean": None, "ci_low": None, "ci_high": None, "n_crossed": 0, "n_runs": g["n_seeds"]}}
@@ -98,6 +102,29 @@ def test_a_report_that_appears_fills_its_row_in(tmp_path):
     row = next(line for line in findings.render(tmp_path, claims).splitlines() if "pooled beats GRPO" in line)
     assert findings.NOT_YET not in row and "| supports |" in row and "| 3 / 3 |" in row
     assert "[summary](real_seeds/summary.md)" in row and str(tmp_path) not in row
+
+
+def test_each_row_says_how_often_leaving_two_seeds_out_changes_its_verdict(tmp_path):
+    claims = _claim(Comparison("a beats b", "r", "final", "a", "b"), Comparison("a rises", "r", "gain", "a", "a"))
+    # seed 3 of arm a alone is low: the 4 seeds just support a > b, as do the 3 pairs that drop seed 3; the 3
+    # that keep it leave a = [0.6x, 0.10] against two of b's, whose interval holds 0
+    _report(tmp_path, "r", {"a": [0.60, 0.61, 0.62, 0.10], "b": [0.20, 0.21, 0.22, 0.23]})
+    lines = findings.render(tmp_path, claims).splitlines()
+    assert "verdict changes, leave-2-seeds-out" in next(line for line in lines if line.startswith("| id |"))
+    row = next(line for line in lines if "a beats b" in line)
+    assert "| supports | 50% of 6 (fragile) |" in row
+    gain = next(line for line in lines if "a rises" in line)
+    assert "a: step 0 0.00 [0.00, 0.00] -> end 0.483" in gain and "| its own step 0, paired by seed |" in gain
+    assert "| supports | 0% of 6 |" in gain  # every seed rose from 0.0
+
+
+def test_a_fresh_report_prints_its_plans_tests_and_a_broken_plan_says_why(tmp_path):
+    _report(tmp_path, "fresh", {"a": [0.60, 0.61, 0.62], "b": [0.20, 0.21, 0.22]}, listed="sweep")
+    lines = findings.declared("plan", "shows", [{"what": "a beats b", "quantity": "final", "a": "a", "b": "b"}], tmp_path / "fresh")
+    row = next(line for line in lines if line.startswith("| a beats b"))
+    assert "| 3 / 3 | supports | 100% of 3 (fragile) |" in row
+    lines = findings.declared("plan", "shows", [{"what": "c beats b", "quantity": "final", "a": "c", "b": "b"}], tmp_path / "fresh")
+    assert any(line.startswith("Not judged: results/fresh: no arm 'c'") for line in lines)
 
 
 def test_an_archive_that_disagrees_with_its_summary_is_an_error(tmp_path):
@@ -139,7 +166,7 @@ def test_the_speed_section_prints_header_fields_where_a_file_has_them(tmp_path):
     (tmp_path / "bench" / "react.json").write_text(json.dumps(
         {"render_per_s": 4.25, "header": {"date": "2026-12-04T18:00:00+00:00", "git_sha": "abc123", "git_dirty": True, "loaded": False}}))
     (tmp_path / "bench" / "new.json").write_text(json.dumps({"x": 1}))
-    lines = findings.speed(tmp_path)
+    lines = speed_section(tmp_path)
     react = next(line for line in lines if "react.json" in line)
     assert "render_per_s 4.25" in react and "abc123 (dirty)" in react and "| false |" in react
     new = next(line for line in lines if "new.json" in line)
@@ -174,8 +201,10 @@ def test_a_plan_declared_in_an_experiment_file_gets_one_row_per_test_before_and_
 @pytest.mark.parametrize("entry,match", [
     ({"what": "x", "quantity": "mean", "a": "a", "b": "b"}, "quantity='mean'; allowed"),
     ({"what": "x", "quantity": "final", "a": "a"}, r"a declared test is \{what, quantity, a, b"),
+    ({"what": "x", "quantity": "gain", "a": "a", "b": "b"}, "a gain reads one arm; b='b' must be a='a' or left out"),
     ({"what": "x", "quantity": "final", "a": "a", "b": "b", "level2": "r"}, "keys what, quantity, a, b, better, metric"),
 ])
 def test_a_bad_declared_test_is_refused_naming_it(entry, match):
+    assert declared_test({"what": "x", "quantity": "gain", "a": "g"}, "r", "here").b == "g"  # a gain's b may be left out
     with pytest.raises(ValueError, match=match):
         declared_test(entry, "r", "report.tests of conf/experiment/x.yaml")
