@@ -4,6 +4,8 @@
                                stopped before its report is continued (its finished runs kept)
     report NAME [overrides]    redraw its report from existing runs (default: the committed ones)
     publish NAME               copy its newest report to its committed folder under results/
+    pack NAME                  a stopped sweep's completed runs -> results/<NAME>/sitting_<n>.tar.xz, which
+                               `run` on another machine continues from (bot_repro/experiment/sitting.py)
     list                       every experiment, paper figures first
     findings                   write results/FINDINGS.md from the committed reports (--out: elsewhere)
     warm-start [EXPERIMENT ...] rebuild the shipped starting policies (or --adapter NAME) and say whether
@@ -35,7 +37,7 @@ from bot_repro.registry import UnknownNameError
 
 # verbs with arguments of their own, parsed by their module (``<verb> --help``)
 VERBS = {"warm-start": warm_start.main, "evaluate": evaluate.main}
-COMMANDS = ("run", "report", "publish", "list", "findings", *VERBS)
+COMMANDS = ("run", "report", "publish", "pack", "list", "findings", *VERBS)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -110,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"{name}: no runs yet", file=sys.stderr)
                     continue
                 runner.redraw(name, args.overrides, roots, command, args.runs, out, args.conf_dir)
+            elif args.command == "pack":
+                print(runner.pack(name, roots, args.conf_dir))
             else:
                 print(runner.publish(name, roots, search_dir=args.conf_dir))
         return 0

@@ -1,10 +1,12 @@
-"""``run``, ``report`` and ``publish`` of an experiment (``python -m bot_repro.experiment``).
+"""``run``, ``report``, ``publish`` and ``pack`` of an experiment (``python -m bot_repro.experiment``).
 
 Folders: ``run`` trains the experiment's sweep into ``<runs root>/<name>/<stamp>/sweep/`` (a fresh
 stamp each time, so earlier runs stay readable) and writes its report to
 ``<runs root>/<name>/<stamp>/report/``; ``report`` redraws a report from existing runs (by default
 the committed report's archived runs, else the newest sweep); ``publish`` copies the newest report
-to the experiment's committed folder ``results/<report.results>``. Smoke mode (``debug=smoke``)
+to the experiment's committed folder ``results/<report.results>``; ``pack`` commits a stopped sweep's
+completed runs as a sitting there, which ``run`` on a machine with no sweep of its own continues from
+(``sitting``). Smoke mode (``debug=smoke``)
 defaults the runs root to ``runs/smoke`` so toy numbers never land beside real ones.
 
 An experiment with ``report.pairwise`` trains nothing itself: it makes sure the experiment it judges
@@ -26,7 +28,7 @@ from bot_repro.analysis import committed
 from bot_repro.config import validate
 from bot_repro.config_schema import ConfigError
 from bot_repro.experiment import report as reporting
-from bot_repro.experiment import spec, sweep
+from bot_repro.experiment import sitting, spec, sweep
 from bot_repro.experiment.machine_load import LoadRecord
 from bot_repro.experiment.pairwise import run_pairwise
 from bot_repro.experiment.policy import prepare
@@ -139,6 +141,8 @@ def run(name: str, overrides: Sequence[str], roots: Roots, command: str, out: Pa
         judge(exp, overrides, source, sweep_dir)
         wall = time.time() - start
     else:
+        if not retrain:  # a machine without a sweep of its own continues from the committed sittings
+            sitting.restore(exp.name, roots.runs, committed.committed_dir(exp.results))
         stopped = None if retrain else stopped_sweep(exp, overrides, roots)
         stamp, continued = (stopped, True) if stopped is not None else (stamp, False)
         sweep_dir = stamp / reporting.SWEEP
@@ -209,6 +213,12 @@ def latest_report(name: str, roots: Roots) -> Path:
     if not reports:
         raise ExperimentError(f"no report under {roots.runs / name}: run `python -m bot_repro.experiment run {name}` first")
     return reports[-1].parent
+
+
+def pack(name: str, roots: Roots, search_dir: Path | None = None) -> Path:
+    """The completed runs of ``name``'s stopped sweep that no committed sitting holds -> its next sitting archive."""
+    exp = spec.load(name, (), search_dir)
+    return sitting.pack(exp.name, roots.runs, committed.committed_dir(exp.results), REPORT)
 
 
 def publish(name: str, roots: Roots, source: Path | None = None, search_dir: Path | None = None) -> Path:

@@ -1,5 +1,6 @@
 """A study killed mid-sweep and run again keeps its finished runs and trains only the rest, as a user
-would do it: ``python -m bot_repro.experiment run`` in a subprocess, SIGKILL to its process group."""
+would do it: ``python -m bot_repro.experiment run`` in a subprocess, SIGKILL to its process group; and the
+same stopped study packed as a sitting (``pack``) continues on another machine (a fresh runs root)."""
 
 from __future__ import annotations
 
@@ -27,19 +28,21 @@ hydra:
     subdir: ${hydra.job.num}_s${seed}
 report:
   shows: one algorithm, two seeds
+  results: {results}
   plot: {kind: curves, metric: eval/success_rate, hue: algorithm.name}
 """
 
 
-def _run(common: list[str], **kw) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "bot_repro.experiment", "run", "two_seeds", "debug=smoke", *common]
+def _run(common: list[str], verb: str = "run", **kw) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "bot_repro.experiment", verb, "two_seeds", "debug=smoke", *common]
     return subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, **kw)
 
 
 @pytest.mark.slow
 def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Path):
-    common = mini_experiment(tmp_path, "two_seeds", EXPERIMENT)
+    committed = tmp_path / "results" / "two_seeds"  # report.results: the experiment's committed folder
+    common = mini_experiment(tmp_path, "two_seeds", EXPERIMENT.replace("{results}", str(committed)))
     root = tmp_path / "runs" / "two_seeds"
 
     first = _run(common)
@@ -56,6 +59,22 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     done, stopped = stamp / "sweep" / "0_s0", stamp / "sweep" / "1_s1"
     kept = read_run_json(done)
     assert status(stopped) != "completed" and not (stamp / "report").exists()
+
+    packed = _run(common, "pack")  # the sitting's completed runs, committed
+    out, _ = packed.communicate(timeout=300)
+    assert packed.returncode == 0 and (committed / "sitting_1.tar.xz").is_file(), out[-3000:]
+    held = {name.split("/")[1] for name, _ in report_folder.archive_members(committed / "sitting_1.tar.xz")}
+    assert "0_s0" in held and "1_s1" not in held  # a stopped run stays on its machine
+    twice = _run(common, "pack")
+    assert twice.wait(timeout=300) == 1 and "do not already hold" in twice.stdout.read()  # nothing new: no sitting_2
+
+    elsewhere = [*common[:-1], str(tmp_path / "other_machine")]  # --runs-root of a machine with none of the runs
+    moved = _run(elsewhere)
+    out, _ = moved.communicate(timeout=900)
+    assert moved.returncode == 0, out[-3000:]
+    assert "1 committed sitting(s) restored" in out and "two_seeds: 1 of 2 run(s) completed earlier, kept" in out
+    (there,) = sorted((tmp_path / "other_machine" / "two_seeds").glob("*/sweep"))
+    assert read_run_json(there / "0_s0") == kept and status(there / "1_s1") == "completed"
 
     again = _run(common)
     out, _ = again.communicate(timeout=900)
