@@ -12,23 +12,30 @@ a baseline's own seed-to-seed spread.
   verdict under the rule itself (``verdict.difference_ci``, a bootstrap) is "supports": a check that the
   t-based n holds for the interval the study really reads.
 
-A study never runs fewer than ``MIN_SEEDS`` per arm, whatever the arithmetic says.
+A study never runs fewer than ``MIN_SEEDS`` per arm, whatever the arithmetic says. ``study_size`` reads
+all of it off a committed baseline report: #52's difference (half the arm's own mean gain) and speed-up
+(``SPEEDUP``, to a threshold halfway between the highest step-0 value of any seed and the mean final one).
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 from scipy import stats
 
+from bot_repro.analysis.findings import ARM, Reports
+from bot_repro.analysis.stats import crossings_per_run
 from bot_repro.analysis.verdict import difference_ci, verdict
 
 MIN_SEEDS = 8
 MAX_SEEDS = 1000
+POWER, ALPHA = 0.8, 0.05
+SPEEDUP = 1.5  # the speed-up to the threshold the study must be able to see
 
 
-def t_power(n: int, delta: float, sd: float, alpha: float = 0.05) -> float:
+def t_power(n: int, delta: float, sd: float, alpha: float = ALPHA) -> float:
     """Power of the two-sided two-sample t-test with ``n`` seeds per arm against a true difference ``delta``."""
     if n < 2 or sd <= 0:
         raise ValueError(f"need n >= 2 and sd > 0, got n={n!r}, sd={sd!r}")
@@ -37,7 +44,7 @@ def t_power(n: int, delta: float, sd: float, alpha: float = 0.05) -> float:
     return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
 
 
-def seeds_for_difference(delta: float, sd: float, power: float = 0.8, alpha: float = 0.05) -> int:
+def seeds_for_difference(delta: float, sd: float, power: float = POWER, alpha: float = ALPHA) -> int:
     """The smallest n per arm with ``t_power(n) >= power`` (ValueError past ``MAX_SEEDS``)."""
     if delta == 0 or not 0 < power < 1:
         raise ValueError(f"need delta != 0 and 0 < power < 1, got delta={delta!r}, power={power!r}")
@@ -47,7 +54,7 @@ def seeds_for_difference(delta: float, sd: float, power: float = 0.8, alpha: flo
     raise ValueError(f"more than {MAX_SEEDS} seeds per arm for delta={delta:g} at sd={sd:g}")
 
 
-def seeds_for_speedup(ratio: float, cv: float, power: float = 0.8, alpha: float = 0.05) -> int:
+def seeds_for_speedup(ratio: float, cv: float, power: float = POWER, alpha: float = ALPHA) -> int:
     """Seeds per arm for a speed-up ``ratio`` (> 1) in mean steps to a threshold whose per-seed coefficient of
     variation is ``cv`` (the slower arm's; the faster one is assumed to scale with it)."""
     if ratio <= 1 or cv <= 0:
@@ -65,3 +72,29 @@ def simulated_power(n: int, delta: float, sd: float, sims: int = 400, seed: int 
         _, low, high = difference_ci(a, b, n_resamples=n_resamples, seed=i)
         hits += verdict(low, high) == "supports"
     return hits / sims
+
+
+def study_size(folder: Path, arm: str, metric: str = "eval/pass@1") -> dict:
+    """Seeds per arm for a study at ``arm``'s setting, from the committed report ``folder``: the spread of
+    the arm's final ``metric`` over seeds against half its mean gain, and the coefficient of variation of its
+    steps to the threshold (halfway from the highest step-0 value to the mean final one) against ``SPEEDUP``.
+    ValueError when the arm did not gain (there is no effect to size a study for)."""
+    reports, name = Reports(folder.parent), folder.name
+    summary = reports.summary(name, metric)
+    final = reports.per_seed(name, summary, "final", arm)
+    gain = reports.per_seed(name, summary, "gain", arm)
+    if not gain.mean() > 0:
+        raise ValueError(f"{folder}: arm {arm!r} did not gain on {metric} (mean gain {gain.mean():.4g}): no study to size")
+    start = final - gain  # each seed's step-0 value
+    threshold = float(start.max() + (final.mean() - start.max()) / 2)
+    df = reports.frame(name, metric)
+    cross = crossings_per_run(df[df[ARM] == arm], metric, threshold, ARM, "step", summary["smoothing"], summary["direction"])
+    steps = cross.loc[cross["crossed"], "crossing"].to_numpy(dtype=float)
+    sd = float(final.std(ddof=1))
+    cv = float(steps.std(ddof=1) / steps.mean()) if steps.size > 1 and steps.std(ddof=1) > 0 else None
+    n_difference = seeds_for_difference(gain.mean() / 2, sd, POWER, ALPHA)
+    n_speedup = seeds_for_speedup(SPEEDUP, cv, POWER, ALPHA) if cv is not None else None
+    return {"arm": arm, "metric": metric, "seeds": int(final.size), "final_sd": sd, "mean_gain": float(gain.mean()),
+            "difference": float(gain.mean() / 2), "seeds_for_difference": n_difference, "threshold": threshold,
+            "crossed": int(steps.size), "crossing_cv": cv, "speedup": SPEEDUP, "seeds_for_speedup": n_speedup,
+            "seeds_per_arm": max(MIN_SEEDS, n_difference, n_speedup or 0)}

@@ -9,6 +9,7 @@ import math
 import pytest
 
 from bot_repro.analysis import power
+from tests.conftest import REPO
 
 
 @pytest.mark.parametrize("d,n", [(0.5, 64), (0.8, 26), (1.0, 17)])
@@ -33,3 +34,15 @@ def test_a_speed_up_is_a_difference_of_logs():
 def test_the_verdict_rules_power_is_near_the_t_tests():
     got = power.simulated_power(17, 1.0, 1.0, sims=200)
     assert 0.7 <= got <= 0.95  # the bootstrap interval is a little narrower than t's at 17 seeds
+
+
+def test_a_study_is_sized_from_a_committed_baseline_and_not_from_one_that_did_not_learn():
+    folder = REPO / "results" / "real_seeds"  # arith one_step: BoT-GRPO pooled's held-out pass@1 rose in every seed
+    if not (folder / "runs.tar.xz").is_file():
+        pytest.skip("results/real_seeds is not committed in this checkout")
+    size = power.study_size(folder, "arith_bot_pooled")
+    assert size["mean_gain"] > 0 and size["difference"] == pytest.approx(size["mean_gain"] / 2)
+    assert size["seeds_for_difference"] == power.seeds_for_difference(size["difference"], size["final_sd"])
+    assert size["seeds_per_arm"] == max(power.MIN_SEEDS, size["seeds_for_difference"], size["seeds_for_speedup"] or 0)
+    with pytest.raises(ValueError, match="'arith_grpo' did not gain on eval/pass@1"):
+        power.study_size(REPO / "results" / "real_study", "arith_grpo")  # real_study's GRPO ended where it began
