@@ -365,17 +365,18 @@ def render(root: Path = RESULTS, claims=None) -> str:
 def declared(name: str, shows: str, entries: list[dict], folder: Path) -> list[str]:
     """Markdown lines of a plan's declared tests (``report.tests`` of experiment ``name``) judged on the
     report folder ``folder`` (a report's summary.md: the same rows FINDINGS prints once it is committed)."""
-    lines = ["", "## Declared tests (the plan's; docs/method.md §5)", ""]
-    try:
-        tests = tuple(table.declared_test(t, folder.name, f"report.tests of {name}") for t in entries)
-        claim = table.Claim(name, shows, tests)
-        found = [evaluate(claim, t, Reports(folder.parent)) for t in tests]
-    except FindingsError as exc:  # a partial or smoke sweep can lack an arm or a metric: say so, draw the rest
-        return [*lines, f"Not judged: {exc}", ""]
-    lines += [f"| test | A | B | A vs B [95% CI] | seeds A / B | verdict | verdict changes, leave-{LEAVE_OUT}-seeds-out |",
-              "|---|---|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(cell(c) for c in (r.test, r.a, r.b, r.difference, r.seeds, r.verdict, r.firmness.text())) + " |"
-              for r in found]
+    lines = ["", "## Declared tests (the plan's; docs/method.md §5)", "",
+             f"| test | A | B | A vs B [95% CI] | seeds A / B | verdict | verdict changes, leave-{LEAVE_OUT}-seeds-out |",
+             "|---|---|---|---|---|---|---|"]
+    tests = tuple(table.declared_test(t, folder.name, f"report.tests of {name}") for t in entries)
+    claim, reports = table.Claim(name, shows, tests), Reports(folder.parent)
+    for test in tests:
+        try:
+            r = evaluate(claim, test, reports)
+            row = (r.test, r.a, r.b, r.difference, r.seeds, r.verdict, r.firmness.text())
+        except FindingsError as exc:  # a partial or smoke sweep can lack an arm or a metric: say so, judge the rest
+            row = (test.what, f"not judged: {exc}", "", "", "", "", "")
+        lines.append("| " + " | ".join(map(cell, row)) + " |")
     return [*lines, "", f"A verdict that changes in more than {FRAGILE:.0%} of the subsets leaving out {LEAVE_OUT} seeds is "
             "marked fragile (bot_repro/analysis/fragility.py).", ""]
 

@@ -3,7 +3,10 @@
 peft computes ``y = x W^T + s (x A^T) B^T``: the base matmul, two rank-r matmuls that each read a whole
 activation, a scale and an add, and in the backward as many again. ``install`` makes each plain LoRA linear
 layer compute ``y = x W'^T`` with ``W' = W + s B A``, held per layer and made again only when W, A or B
-changed (``_version``: the optimizer's in-place step), so a step's micro-batches share one merge. The
+changed, so a step's micro-batches share one merge. Changed means: another tensor (``data_ptr``, e.g. the
+start's swapped in to measure a KL), an in-place write autograd sees (``_version``), or any optimizer step
+(a global step hook drops every held merge: a fused optimizer, transformers' default ``adamw_torch_fused``,
+writes without bumping ``_version``, and a merge kept across its step computed the loss at stale weights). The
 backward (``_Merged``) gives what peft's graph gives, with W frozen:
 
     dx = dy W',   dB = s dy^T (x A^T),   dA = s (dy B)^T x
@@ -16,8 +19,20 @@ mixed-adapter batches), peft's own forward runs. Cost: one float32 copy of every
 
 from __future__ import annotations
 
+import weakref
+
 import torch
 import torch.nn.functional as F
+from torch.optim.optimizer import register_optimizer_step_post_hook
+
+_INSTALLED: weakref.WeakSet = weakref.WeakSet()  # every layer install() routed through _forward
+_HOOK = []  # the global optimizer-step hook, registered once
+
+
+def drop_merges(*_args) -> None:
+    """Forget every held merge: the next forward with gradients merges W + s B A again (after any optimizer step)."""
+    for layer in list(_INSTALLED):
+        vars(layer).pop("_fused_merged", None)
 
 
 class _Merged(torch.autograd.Function):
@@ -78,10 +93,13 @@ def install(model) -> int:
     """Route every peft LoRA ``Linear`` of ``model`` through ``_forward``; returns how many. Idempotent."""
     from peft.tuners.lora import Linear
 
+    if not _HOOK:
+        _HOOK.append(register_optimizer_step_post_hook(drop_merges))
     count = 0
     for layer in model.modules():
         if type(layer) is Linear and "_fused_peft_forward" not in vars(layer):
             layer._fused_peft_forward = layer.forward
             layer.forward = lambda x, *a, _layer=layer, **kw: _forward(_layer, _layer._fused_peft_forward, x, *a, **kw)
+            _INSTALLED.add(layer)
             count += 1
     return count

@@ -123,8 +123,10 @@ def test_a_fresh_report_prints_its_plans_tests_and_a_broken_plan_says_why(tmp_pa
     lines = findings.declared("plan", "shows", [{"what": "a beats b", "quantity": "final", "a": "a", "b": "b"}], tmp_path / "fresh")
     row = next(line for line in lines if line.startswith("| a beats b"))
     assert "| 3 / 3 | supports | 100% of 3 (fragile) |" in row
-    lines = findings.declared("plan", "shows", [{"what": "c beats b", "quantity": "final", "a": "c", "b": "b"}], tmp_path / "fresh")
-    assert any(line.startswith("Not judged: results/fresh: no arm 'c'") for line in lines)
+    lines = findings.declared("plan", "shows", [{"what": "c beats b", "quantity": "final", "a": "c", "b": "b"},
+                                                {"what": "b gains", "quantity": "gain", "a": "b"}], tmp_path / "fresh")
+    assert any(line.startswith("| c beats b | not judged: results/fresh: no arm 'c'") for line in lines)
+    assert any(line.startswith("| b gains | b: step 0") for line in lines)  # the other test is still judged
 
 
 def test_an_archive_that_disagrees_with_its_summary_is_an_error(tmp_path):

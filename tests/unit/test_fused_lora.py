@@ -75,11 +75,13 @@ def _step(model, ids):
     return logits.detach(), {n: p.grad.clone() for n, p in model.named_parameters() if p.requires_grad}
 
 
-def test_outputs_and_adapter_gradients_match_peft_across_an_optimizer_step(tiny):
+@pytest.mark.parametrize("optimizer", [{}, {"fused": True}])  # fused: transformers' default, bumps no _version
+def test_outputs_and_adapter_gradients_match_peft_across_an_optimizer_step(tiny, optimizer):
     peft_model, fused = _pair(tiny)
     ids = torch.randint(3, 300, (3, 11), generator=torch.Generator().manual_seed(0))
-    opts = [torch.optim.AdamW([p for p in m.parameters() if p.requires_grad], lr=1e-2) for m in (peft_model, fused)]
-    for step in range(2):  # step 1 reads a merge made after the optimizer moved A and B
+    opts = [torch.optim.AdamW([p for p in m.parameters() if p.requires_grad], lr=1e-2, **optimizer)
+            for m in (peft_model, fused)]
+    for step in range(3):  # steps 1 and 2 read a merge made after the optimizer moved A and B
         ref, got = _step(peft_model, ids), _step(fused, ids)
         torch.testing.assert_close(got[0], ref[0], rtol=0, atol=2e-5)
         assert got[1].keys() == ref[1].keys()
