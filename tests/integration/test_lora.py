@@ -5,6 +5,8 @@
 - a run resumed from its step-1 checkpoint (adapter and optimizer state) equals the uninterrupted run at step 2;
 - ``python -m bot_repro.experiment evaluate heldout`` loads a LoRA checkpoint (the run's base model plus the adapter);
 - a starting adapter is trained on from its own weights, and run.json names it with its hash;
+- ``trainer.fused_lora`` trains the same run as peft's forward, step after step, with transformers' default
+  (fused) optimizer, and measures the same KL from the start;
 - ``resources=cpu_x2`` trains a LoRA run in 2 processes (slow).
 """
 
@@ -97,6 +99,18 @@ def test_a_resumed_lora_run_equals_the_uninterrupted_one(lora_run, tmp_path):
     step2 = [{k: r[k] for k in keep} for d in (lora_run, resumed) for r in _records(d) if r["step"] == 2]
     assert len(step2) == 2 and step2[0] == step2[1], step2
     assert step2[0]["policy/kl_start"] > 0 and step2[0]["policy/weight_delta"] > 0
+
+
+def test_the_fused_forward_trains_the_same_run_as_peft(lora_run, tmp_path):
+    # a merge kept across a fused optimizer's step ran every loss at the starting weights and read a KL of 0
+    fused = tmp_path / "fused"
+    run_inprocess([*SMALL, *LORA, *RUN, "trainer.fused_lora=true"], fused)
+    keep = ("loss", "grad_norm", "policy/weight_delta", "policy/kl_start")
+    for plain, merged in zip(_records(lora_run), _records(fused), strict=True):
+        for key in keep:
+            if key in plain:
+                assert merged[key] == pytest.approx(plain[key], rel=1e-3, abs=1e-7), (plain["step"], key)
+    assert _records(fused)[-1]["policy/kl_start"] > 1e-9  # a KL, not float rounding (about 1e-12)
 
 
 def test_offline_evaluation_loads_a_lora_checkpoint(lora_run, tmp_path):
