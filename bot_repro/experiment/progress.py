@@ -54,12 +54,12 @@ def _finished_line(run: RunState, sweep_dir: Path) -> str:
 
 
 class SweepProgress:
-    """The bar of experiment ``name`` over ``n_runs`` runs of ``max_steps`` steps written in ``sweep_dir``;
+    """The bar of experiment ``name`` over ``n_runs`` runs of ``total_steps`` steps in all, written in ``sweep_dir``;
     a context manager that polls the folder in a thread until it exits."""
 
-    def __init__(self, name: str, sweep_dir: Path, n_runs: int, max_steps: int, file: TextIO | None = None):
+    def __init__(self, name: str, sweep_dir: Path, n_runs: int, total_steps: int, file: TextIO | None = None):
         self.name, self.sweep_dir, self.n_runs = name, sweep_dir, n_runs
-        self.total = n_runs * max_steps
+        self.total = total_steps
         self.file = file or sys.stderr
         self.tty = self.file.isatty()
         self.bar = tqdm(total=self.total, desc=f"{name} steps", unit="step", dynamic_ncols=True,

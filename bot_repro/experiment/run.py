@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot_repro import paths, report_folder
 from bot_repro.analysis import committed
@@ -60,20 +61,33 @@ def train(exp: spec.Experiment, overrides: Sequence[str], sweep_dir: Path, in_pr
     cfg, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
     try:
         check_resources(validate(sweep.without_hydra(cfg)), resources_given(overrides), here=False)
+        steps = [c.trainer.max_steps for _, c in job_configs(exp, cfg, args)]  # a job's overrides may set its length
     except ConfigError as exc:
         raise ExperimentError(str(exc)) from exc
-    n_runs, max_steps = len(sweep.expand_jobs(cfg, args)), int(cfg.trainer.max_steps)
-    log.info("%s: %d run(s) of %d steps -> %s", exp.name, n_runs, max_steps, sweep_dir)
+    n_runs, total = len(steps), sum(steps)
+    log.info("%s: %d run(s), %d steps in all -> %s", exp.name, n_runs, total, sweep_dir)
     start = time.time()
     if exp.report.step0:
         report_folder.write_policy(sweep_dir, prepare(cfg))
     logfile = None if in_process else sweep_dir.parent / f"{sweep_dir.name}.log"
     try:
-        with SweepProgress(exp.name, sweep_dir, n_runs, max_steps), LoadRecord(sweep_dir):
+        with SweepProgress(exp.name, sweep_dir, n_runs, total), LoadRecord(sweep_dir):
             sweep.run_multirun(args, sweep_dir, in_process=in_process, log=logfile)
     except ExperimentError as exc:
         raise ExperimentError(f"{exc}{f'; see {logfile}' if logfile else ''}") from exc
     return time.time() - start
+
+
+def job_configs(exp: spec.Experiment, cfg, args: Sequence[str]) -> list[tuple[list[str], Any]]:
+    """(overrides, validated run config) of each job of ``exp``'s sweep (``cfg``, ``args``: ``sweep.compose_jobs``),
+    composed as ``bot_repro.train`` will; a job that fails validation is a ConfigError naming it."""
+    out = []
+    for i, job in enumerate(sweep.expand_jobs(cfg, args)):
+        try:
+            out.append((job, validate(sweep.without_hydra(sweep.compose_experiment(exp.name, sweep.merge_overrides(args, job))))))
+        except ConfigError as exc:
+            raise ConfigError(f"{exp.name}, job {i} ({' '.join(job)}): {exc}") from exc
+    return out
 
 
 def dry_run(name: str, overrides: Sequence[str], search_dir: Path | None = None) -> list[list[str]]:
@@ -81,14 +95,13 @@ def dry_run(name: str, overrides: Sequence[str], search_dir: Path | None = None)
     left to the machine that trains: a GPU preset checks here), printed one line each, nothing trained."""
     exp = spec.load(name, overrides, search_dir)
     cfg, args = sweep.compose_jobs(exp.name, [*spec.search_overrides(exp.search_dir), *overrides])
-    jobs = sweep.expand_jobs(cfg, args)
-    steps = 0
-    for i, job in enumerate(jobs):
+    jobs, steps = [], 0
+    for i, (job, run_cfg) in enumerate(job_configs(exp, cfg, args)):
         try:
-            run_cfg = validate(sweep.without_hydra(sweep.compose_experiment(exp.name, sweep.merge_overrides(args, job))))
             check_resources(run_cfg, resources_given(overrides), here=False)
         except ConfigError as exc:
             raise ConfigError(f"{exp.name}, job {i} ({' '.join(job)}): {exc}") from exc
+        jobs.append(job)
         steps += run_cfg.trainer.max_steps
         res = run_cfg.resources
         print(f"{i:>3}  {' '.join(o for o in job if not o.startswith('experiment='))}  "

@@ -50,7 +50,7 @@ def test_in_a_log_the_bar_writes_a_line_per_finished_run_or_per_minute(tmp_path,
     clock = _Clock()
     monkeypatch.setattr(progress_module.time, "time", clock)
     log = _Log()
-    bar = SweepProgress("demo", tmp_path / "sweep", n_runs=3, max_steps=10, file=log)
+    bar = SweepProgress("demo", tmp_path / "sweep", n_runs=3, total_steps=30, file=log)
     for second in range(0, 600, 2):  # ten minutes of polls, every 2 s, the first run done at 4 min, the rest at 9
         clock.now = 1000.0 + second
         done = 0 if second < 240 else 1 if second < 540 else 3
@@ -68,7 +68,7 @@ def test_in_a_log_nothing_is_written_while_no_step_is_made(tmp_path, monkeypatch
     clock = _Clock()
     monkeypatch.setattr(progress_module.time, "time", clock)
     log = _Log()
-    bar = SweepProgress("demo", tmp_path / "sweep", n_runs=2, max_steps=10, file=log)
+    bar = SweepProgress("demo", tmp_path / "sweep", n_runs=2, total_steps=20, file=log)
     for second in range(0, 600, 2):  # ten minutes loading a model: no step, no line
         clock.now = 1000.0 + second
         bar.update([])
@@ -83,7 +83,7 @@ def test_a_failed_run_is_one_line_with_its_error_and_a_continued_sweep_says_what
         (run / METRICS).write_text(json.dumps({"step": 1}) + "\n")
         (run / RUN_INFO).write_text(json.dumps({"status": state, "error": error}))
     log = _Log()
-    with SweepProgress("demo", sweep, n_runs=2, max_steps=1, file=log):
+    with SweepProgress("demo", sweep, n_runs=2, total_steps=2, file=log):
         (sweep / "1_grpo_s1" / RUN_INFO).write_text(json.dumps({"status": "failed", "error": "Traceback\nValueError: bad"}))
     assert log.getvalue().splitlines() == [
         "demo: 1 of 2 run(s) completed earlier, kept",
