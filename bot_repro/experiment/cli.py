@@ -16,7 +16,8 @@ NAME is an experiment file's name (``conf/experiment/<NAME>.yaml``), a figure nu
 ``fig1_compile_rate``), ``study`` (every experiment of ``conf/study.yaml``, in order) or, for
 ``report``, ``figures`` (every paper figure that has runs). Overrides are Hydra overrides passed to
 every job (``debug=smoke``, ``seed=0,1,2``, ``cluster=slurm``, ``resources=a100_80g``,
-``judge=anthropic``). Exit status: 0 done, 1 a run or report failed, 2 bad input.
+``judge=anthropic``). Exit status: 0 done, 1 a run or report failed, 2 bad input, 130 stopped (Ctrl-C,
+or SIGTERM, which ends the sweep's worker processes too).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import logging
 import shlex
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,6 +78,10 @@ def _list(search_dir: Path | None) -> None:
         print(f"{'' if number is None else number:>2}  {name:<24} {block.get('claim') or '':<4} {block.get('shows') or ''}")
 
 
+def _interrupt(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     log = logging.getLogger("bot_repro.experiment")
     if not log.handlers:  # our own handler: the root logger belongs to Hydra's jobs
@@ -89,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return VERBS[argv[0]](argv[1:])
     args = _parser().parse_intermixed_args(argv)
     command = shlex.join(["python", "-m", "bot_repro.experiment", *argv])
+    # `kill PID` stops the sweep as Ctrl-C does: joblib ends its workers (by default they would train on, orphaned)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         if args.command == "list":
             _list(args.conf_dir)
@@ -123,3 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ExperimentError, findings.FindingsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"stopped; `{command}` again continues a stopped sweep (its finished runs kept)", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -86,3 +86,48 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     doc = report_folder.read_summary(stamp / "report")
     assert doc["meta"]["continued"] is True
     assert {p.parent.name for p in report_folder.unpack(stamp / "report").glob("*/metrics.jsonl")} == {"0_s0", "1_s1"}
+
+
+PARALLEL = """\
+trainer: {max_steps: 50}
+hydra:
+  sweeper:
+    params:
+      algorithm: grpo
+      seed: 0,1
+  sweep:
+    subdir: ${hydra.job.num}_s${seed}
+report:
+  shows: two seeds side by side
+  plot: {kind: curves, metric: eval/success_rate, hue: algorithm.name}
+"""
+
+
+@pytest.mark.slow
+def test_a_term_signal_to_the_study_ends_its_worker_processes_too(tmp_path: Path):
+    # joblib's workers train the jobs: killed with the study's process alone, they used to train on, orphaned
+    common = mini_experiment(tmp_path, "side_by_side", PARALLEL)
+    cmd = [sys.executable, "-m", "bot_repro.experiment", "run", "side_by_side", "cluster=joblib", *common]
+    study = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    root, deadline = tmp_path / "runs" / "side_by_side", time.monotonic() + 600
+    while time.monotonic() < deadline and study.poll() is None:
+        if any(status(r) == "running" for r in root.glob("*/sweep/*_s*")):
+            break  # a worker is training (and the pool's other is up)
+        time.sleep(0.2)
+    assert study.poll() is None, "the study ended before it could be stopped:\n" + study.stdout.read()[-3000:]
+    study.send_signal(signal.SIGTERM)  # the study's own process only, as `kill PID` does
+    try:
+        out, _ = study.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # orphaned workers hold the study's output open
+        os.killpg(study.pid, signal.SIGKILL)
+        pytest.fail("the stopped study's worker processes were still running two minutes later")
+    assert study.returncode == 130 and "again continues a stopped sweep" in out, out[-3000:]
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(study.pid, 0)  # any process left in the study's group?
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        os.killpg(study.pid, signal.SIGKILL)
+        pytest.fail("worker processes of the stopped study were still running")
