@@ -299,16 +299,20 @@ def test_pairwise_through_the_real_judge_client_on_loopback_http(tmp_path):
     assert [(r["step"], r["pairwise/win_rate"], r["pairwise/tie_rate"]) for r in records] == [(0, 0.5, 0.0), (2, 1.0, 0.0)]
 
 
-@pytest.mark.parametrize("overrides,composed", [(["resources=cpu"], 1), (["debug=smoke"], 1)])
-def test_training_composes_the_sweep_once(tmp_path, monkeypatch, overrides, composed):
-    """One composition, in smoke mode too: what smoke mode changes is in conf/debug/, not extra overrides."""
+@pytest.mark.parametrize("overrides", [["resources=cpu"], ["debug=smoke"]])
+def test_training_composes_the_sweep_once_and_each_job_once(tmp_path, monkeypatch, overrides):
+    """The sweep once, in smoke mode too (what smoke mode changes is in conf/debug/, not extra overrides), then
+    each job once: every job is validated, and its steps counted, before any trains."""
     from bot_repro.experiment import run, spec
 
     calls = []
     real = sweep.compose_experiment
-    monkeypatch.setattr(sweep, "compose_experiment", lambda slug, o=(): calls.append(slug) or real(slug, o))
+    monkeypatch.setattr(sweep, "compose_experiment", lambda slug, o=(): calls.append((slug, tuple(o))) or real(slug, o))
     monkeypatch.setattr(sweep, "run_multirun", lambda *a, **k: None)
     exp = spec.load("fig5_aime_passk", overrides)
+    cfg, args = sweep.compose_jobs(exp.name, overrides)
+    jobs = sweep.expand_jobs(cfg, args)
     calls.clear()
     run.train(exp, overrides, tmp_path / "sweep", in_process=True)
-    assert calls == ["fig5_aime_passk"] * composed
+    assert len(jobs) > 1 and len(calls) == 1 + len(jobs) and {slug for slug, _ in calls} == {"fig5_aime_passk"}
+    assert len(set(calls[1:])) == len(jobs)  # each job's own overrides, once
