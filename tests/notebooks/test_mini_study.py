@@ -143,7 +143,7 @@ def test_study_reads_baseline_runs_and_relabels_grpo(tmp_path):
     assert labels == {"grpo (G only)", "progress", "penalty"}
     assert saved["baseline"] == "grpo (G only)"
     assert all(g["speedup"] is not None for g in saved["groups"] if g["label"] != "grpo (G only)")
-    assert all(set(g["crossed"]) == {"n_crossed", "n_runs", "seeds"} and g["crossed"]["n_runs"] == 1
+    assert all(set(g["crossed"]) == {"n_crossed", "n_runs", "seeds", "at_start"} and g["crossed"]["n_runs"] == 1
                for g in saved["groups"])
     assert saved["meta"]["reused_runs"] == {paths.relative(base): 2}
     assert saved["meta"]["archived_runs"] == 3
