@@ -88,19 +88,7 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     assert {p.parent.name for p in report_folder.unpack(stamp / "report").glob("*/metrics.jsonl")} == {"0_s0", "1_s1"}
 
 
-PARALLEL = """\
-trainer: {max_steps: 50}
-hydra:
-  sweeper:
-    params:
-      algorithm: grpo
-      seed: 0,1
-  sweep:
-    subdir: ${hydra.job.num}_s${seed}
-report:
-  shows: two seeds side by side
-  plot: {kind: curves, metric: eval/success_rate, hue: algorithm.name}
-"""
+PARALLEL = "trainer: {max_steps: 50}\n" + EXPERIMENT.replace("  results: {results}\n", "")  # long enough to stop
 
 
 @pytest.mark.slow
