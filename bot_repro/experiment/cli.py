@@ -4,8 +4,9 @@
                                stopped before its report is continued (its finished runs kept)
     report NAME [overrides]    redraw its report from existing runs (default: the committed ones)
     publish NAME               copy its newest report to its committed folder under results/
-    pack NAME                  a stopped sweep's completed runs -> results/<NAME>/sitting_<n>.tar.xz, which
-                               `run` on another machine continues from (bot_repro/experiment/sitting.py)
+    pack NAME                  a stopped sweep's completed runs and part-way runs' last checkpoints ->
+                               results/<NAME>/sitting_<n>.tar.xz, which `run` on another machine
+                               continues from (bot_repro/experiment/sitting.py)
     list                       every experiment, paper figures first
     findings                   write results/FINDINGS.md from the committed reports (--out: elsewhere)
     warm-start [EXPERIMENT ...] rebuild the shipped starting policies (or --adapter NAME) and say whether

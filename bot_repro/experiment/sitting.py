@@ -1,16 +1,18 @@
-"""A long study's sittings: the runs one sitting finished, committed so the next can continue on any machine.
+"""A long study's sittings: the runs one sitting made, committed so the next can continue on any machine.
 
-``pack`` writes the completed runs of the experiment's newest stopped sweep that no earlier sitting holds as
-``results/<name>/sitting_<n>.tar.xz`` (the run records of ``report_folder``'s archive: config, overrides,
-choices, metrics, run.json, first and last rollouts, held-out samples; no checkpoints), with the sweep's
-starting policy and its machine-load log. ``restore`` gives a machine with no sweep of the experiment a new
-sweep folder holding every committed sitting's runs, which ``run`` then continues like its own stopped sweep
-(``sweep.unfinished_sweep``): the completed runs are kept, the rest train. A run a sitting stopped part-way
-is not packed (its checkpoints stay on its machine) and trains again from the start elsewhere.
+``pack`` writes what the experiment's newest stopped sweep adds to the earlier sittings as
+``results/<name>/sitting_<n>.tar.xz``: each completed run's record (``report_folder``'s archive: config,
+overrides, choices, metrics, run.json, first and last rollouts, held-out samples), and each run stopped
+part-way with its record and its last checkpoint, with the sweep's starting policy and its machine-load log.
+``restore`` gives a machine with no sweep of the experiment a new sweep folder holding every committed
+sitting's runs (a later sitting's copy of a run replaces an earlier one's), which ``run`` then continues like
+its own stopped sweep (``sweep.unfinished_sweep``): completed runs are kept, a packed checkpoint resumes, the
+rest train from the start.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import shutil
@@ -21,7 +23,7 @@ from bot_repro import report_folder
 from bot_repro.experiment import sweep
 from bot_repro.experiment.report import SWEEP
 from bot_repro.experiment.sweep import ExperimentError
-from bot_repro.run_folder import OVERRIDES, copy_record, read_run_json
+from bot_repro.run_folder import OVERRIDES, copy_record, last_checkpoint, read_run_json
 
 log = logging.getLogger("bot_repro.experiment")
 NAME = re.compile(r"^sitting_(\d+)\.tar\.xz$")
@@ -34,39 +36,57 @@ def archives(folder: Path) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
-def _packed(folder: Path) -> set[str]:
-    """Run folder names the committed sittings already hold."""
-    names = set()
+def _packed(folder: Path) -> dict[str, str]:
+    """Run folder name -> what the committed sittings hold of it, the latest sitting's: ``completed`` or the
+    name of its checkpoint (``checkpoint-N``)."""
+    held: dict[str, str] = {}
     for archive in archives(folder):
-        names |= {name.split("/")[1] for name, _ in report_folder.archive_members(archive) if name.count("/") >= 2}
-    return names
+        found: dict[str, str] = {}
+        for name, data in report_folder.archive_members(archive):
+            parts = name.split("/")
+            if len(parts) == 3 and parts[2] == "run.json" and json.loads(data).get("status") == COMPLETED:
+                found[parts[1]] = COMPLETED
+            elif len(parts) > 4 and parts[2] == "checkpoints":
+                found.setdefault(parts[1], parts[3])
+        held.update(found)
+    return held
+
+
+def _progress(run: Path) -> str | None:
+    """What packing ``run`` would commit of it: ``completed``, its last checkpoint's name, or None (nothing)."""
+    if (read_run_json(run) or {}).get("status") == COMPLETED:
+        return COMPLETED
+    last = last_checkpoint(run)
+    return last.name if last is not None else None
 
 
 def pack(name: str, runs_root: Path, folder: Path, report_name: str) -> Path:
-    """Commit-ready ``folder/sitting_<n>.tar.xz`` of the completed runs of ``name``'s newest sweep under
-    ``runs_root`` that no earlier sitting holds; ExperimentError when there is nothing new to pack."""
+    """Commit-ready ``folder/sitting_<n>.tar.xz`` of what ``name``'s newest sweep under ``runs_root`` adds to
+    the earlier sittings (completed runs, and stopped runs with a newer checkpoint); ExperimentError when
+    there is nothing new to pack."""
     stamps = sorted(p.parent for p in (runs_root / name).glob(f"*/{SWEEP}"))
     if not stamps:
         raise ExperimentError(f"{name}: no sweep under {runs_root / name} to pack")
     stamp = stamps[-1]
     if (stamp / report_name).exists():
         raise ExperimentError(f"{name}: the newest sweep {stamp} is finished (it has a report): publish it instead")
-    done = _packed(folder)
-    runs = sorted(p.parent.parent for p in (stamp / SWEEP).rglob(OVERRIDES)
-                  if (read_run_json(p.parent.parent) or {}).get("status") == COMPLETED)
-    new = [r for r in runs if r.name not in done]
+    held = _packed(folder)
+    runs = {r: _progress(r) for r in sorted(p.parent.parent for p in (stamp / SWEEP).rglob(OVERRIDES))}
+    new = {r: got for r, got in runs.items() if got is not None and got != held.get(r.name)}
     if not new:
-        raise ExperimentError(f"{name}: no completed run in {stamp} that the sittings under {folder} do not already hold")
+        raise ExperimentError(f"{name}: no completed run or newer checkpoint in {stamp} that the sittings under "
+                              f"{folder} do not already hold")
     n = len(archives(folder)) + 1
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / report_folder.RUNS
-        for run in new:
-            copy_record(run, target / run.name)
+        for run, got in new.items():
+            copy_record(run, target / run.name, checkpoint=got != COMPLETED)
         for extra in (report_folder.POLICY, report_folder.LOAD):
             if (stamp / SWEEP / extra).is_file():
                 shutil.copyfile(stamp / SWEEP / extra, target / extra)
         out = report_folder.write_archive(target, Path(folder) / f"sitting_{n}.tar.xz")
-    log.info("%s: sitting %d packs %d completed run(s) of %s: %s", name, n, len(new), stamp, ", ".join(r.name for r in new))
+    log.info("%s: sitting %d packs %d run(s) of %s: %s", name, n, len(new), stamp,
+             ", ".join(f"{r.name} ({got})" for r, got in new.items()))
     return out
 
 
@@ -82,7 +102,11 @@ def restore(name: str, runs_root: Path, folder: Path) -> Path | None:
     for archive in found:
         with tempfile.TemporaryDirectory() as tmp:
             for item in report_folder.extract_archive(archive, tmp).iterdir():
-                if item.name != report_folder.LOAD:  # each sitting's load log stays in its archive
-                    shutil.move(str(item), target / item.name)
-    log.info("%s: %d committed sitting(s) restored into %s: their completed runs are kept", name, len(found), target)
+                if item.name == report_folder.LOAD:  # each sitting's load log stays in its archive
+                    continue
+                if item.is_dir() and (target / item.name).exists():  # a later sitting's copy of the run
+                    shutil.rmtree(target / item.name)
+                shutil.move(str(item), target / item.name)
+    log.info("%s: %d committed sitting(s) restored into %s: completed runs are kept, packed checkpoints resume",
+             name, len(found), target)
     return stamp

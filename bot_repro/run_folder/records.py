@@ -5,7 +5,8 @@ how far a run has got, and the copy of a run's record that a report archives.
 config and overrides, ``metrics.jsonl``, ``run.json``, the first and last saved rollouts, the
 held-out samples' JSONL files, and of Hydra's ``hydra.yaml`` only ``runtime.choices``, so a report that
 groups by a config group (``choice.arm``) redraws from the archive; the rest of that file holds the
-machine's paths) and leaves checkpoints and screenshots behind.
+machine's paths) and leaves checkpoints and screenshots behind; ``copy_record(..., checkpoint=True)``
+adds the last checkpoint, for a run that stopped part-way to continue elsewhere.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import yaml
 
 from bot_repro.run_folder.read import read_run_json
-from bot_repro.run_folder.schema import CONFIG, EVAL, METRICS, ROLLOUTS, RUN_INFO
+from bot_repro.run_folder.schema import CHECKPOINTS, CONFIG, EVAL, METRICS, ROLLOUTS, RUN_INFO
 
 OVERRIDES = ".hydra/overrides.yaml"
 HYDRA = ".hydra/hydra.yaml"
@@ -88,8 +89,17 @@ def read_choices(run_dir: str | Path) -> dict[str, Any]:
     return {str(k): v for k, v in choices.items() if not str(k).startswith("hydra/")}
 
 
-def copy_record(src: str | Path, dst: str | Path) -> Path:
-    """Copy run ``src``'s record (module docstring) into ``dst``."""
+def last_checkpoint(run_dir: str | Path) -> Path | None:
+    """The run's newest complete checkpoint folder (``checkpoints/checkpoint-N`` with its trainer state)."""
+    ckpts = sorted(
+        (p for p in (Path(run_dir) / CHECKPOINTS).glob("checkpoint-*") if (p / "trainer_state.json").exists()),
+        key=lambda p: int(p.name.split("-")[1]),
+    )
+    return ckpts[-1] if ckpts else None
+
+
+def copy_record(src: str | Path, dst: str | Path, checkpoint: bool = False) -> Path:
+    """Copy run ``src``'s record (module docstring) into ``dst``; with ``checkpoint``, its last checkpoint too."""
     src, dst = Path(src), Path(dst)
     for name in RECORD_FILES:
         if (src / name).exists():
@@ -107,4 +117,7 @@ def copy_record(src: str | Path, dst: str | Path) -> Path:
         target = dst / path.relative_to(src)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
+    last = last_checkpoint(src) if checkpoint else None
+    if last is not None:
+        shutil.copytree(last, dst / last.relative_to(src))
     return dst

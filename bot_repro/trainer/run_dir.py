@@ -43,12 +43,13 @@ from bot_repro.run_folder import (
     check_free,
     config_path,
     has_metrics,
+    last_checkpoint,
     portable_command,
     read_run_json,
     truncate_metrics,
     write_run_json,
 )
-from bot_repro.run_folder.schema import CHECKPOINTS, METRICS, RUN_INFO
+from bot_repro.run_folder.schema import METRICS, RUN_INFO
 
 log = logging.getLogger(__name__)
 
@@ -354,13 +355,6 @@ class ResumeState(TrainerCallback):
             elapsed = time.time() - self.metrics.start - self.metrics.eval_seconds
             save_counters(ckpt, {"generated_tokens": self.trainer.generated_tokens, "elapsed_s": elapsed})
 
-
-def last_checkpoint(run_dir: Path) -> Path | None:
-    ckpts = sorted(
-        (p for p in (Path(run_dir) / CHECKPOINTS).glob("checkpoint-*") if (p / "trainer_state.json").exists()),
-        key=lambda p: int(p.name.split("-")[1]),
-    )
-    return ckpts[-1] if ckpts else None
 
 
 def save_counters(checkpoint: Path, counters: dict) -> None:

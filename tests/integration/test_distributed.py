@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from bot_repro.run_folder import process_alive
-from bot_repro.trainer.run_dir import last_checkpoint
+from bot_repro.run_folder import last_checkpoint, process_alive
 from tests.conftest import REPO
 
 ENTRY = REPO / "tests" / "integration" / "dist_entry.py"

@@ -1,6 +1,7 @@
 """A study killed mid-sweep and run again keeps its finished runs and trains only the rest, as a user
 would do it: ``python -m bot_repro.experiment run`` in a subprocess, SIGKILL to its process group; and the
-same stopped study packed as a sitting (``pack``) continues on another machine (a fresh runs root)."""
+same stopped study packed as a sitting (``pack``: the finished run, and the stopped run's last checkpoint)
+continues on another machine (a fresh runs root), its stopped run resuming there as it would here."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot_repro import report_folder
-from bot_repro.run_folder import read_run_json, status
+from bot_repro.run_folder import last_checkpoint, metrics_path, read_metrics, read_run_json, status
 from tests.conftest import REPO
 from tests.integration.helpers import mini_experiment
 
@@ -34,9 +35,16 @@ report:
 
 
 def _run(common: list[str], verb: str = "run", **kw) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "bot_repro.experiment", verb, "two_seeds", "debug=smoke", *common]
+    # 6 steps, a checkpoint after each: the second job is caught between its first checkpoint and its end
+    cmd = [sys.executable, "-m", "bot_repro.experiment", verb, "two_seeds", "debug=smoke", "trainer.max_steps=6", *common]
     return subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, **kw)
+
+
+def _losses(run: Path) -> list[tuple]:
+    """(step, loss, grad norm, mean reward) of each optimizer step the run logged."""
+    rows = read_metrics(metrics_path(run))
+    return [(r["step"], r["loss"], r["grad_norm"], r["reward_mean"]) for r in rows if "loss" in r]
 
 
 @pytest.mark.slow
@@ -49,8 +57,9 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline and first.poll() is None:
         runs = sorted(root.glob("*/sweep/0_s0"))
-        if runs and status(runs[0]) == "completed" and status(runs[0].parent / "1_s1") == "running":
-            break  # the first job is done and the second is training: kill the study there
+        second = runs[0].parent / "1_s1" if runs else None
+        if runs and status(runs[0]) == "completed" and status(second) == "running" and last_checkpoint(second):
+            break  # the first job is done and the second has saved a checkpoint: kill the study there
         time.sleep(0.2)
     assert first.poll() is None, "the study ended before it could be killed:\n" + first.stdout.read()[-3000:]
     os.killpg(first.pid, signal.SIGKILL)
@@ -63,8 +72,10 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     packed = _run(common, "pack")  # the sitting's completed runs, committed
     out, _ = packed.communicate(timeout=300)
     assert packed.returncode == 0 and (committed / "sitting_1.tar.xz").is_file(), out[-3000:]
-    held = {name.split("/")[1] for name, _ in report_folder.archive_members(committed / "sitting_1.tar.xz")}
-    assert "0_s0" in held and "1_s1" not in held  # a stopped run stays on its machine
+    packed_at = last_checkpoint(stopped).name
+    held = {name for name, _ in report_folder.archive_members(committed / "sitting_1.tar.xz")}
+    assert "runs/0_s0/run.json" in held and not any(n.startswith("runs/0_s0/checkpoints/") for n in held)
+    assert f"runs/1_s1/checkpoints/{packed_at}/trainer_state.json" in held  # the stopped run's last checkpoint
     twice = _run(common, "pack")
     assert twice.wait(timeout=300) == 1 and "do not already hold" in twice.stdout.read()  # nothing new: no sitting_2
 
@@ -73,8 +84,10 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     out, _ = moved.communicate(timeout=900)
     assert moved.returncode == 0, out[-3000:]
     assert "1 committed sitting(s) restored" in out and "two_seeds: 1 of 2 run(s) completed earlier, kept" in out
+    assert f"resuming from {packed_at}" in out  # the stopped run continues from its packed checkpoint
     (there,) = sorted((tmp_path / "other_machine" / "two_seeds").glob("*/sweep"))
     assert read_run_json(there / "0_s0") == kept and status(there / "1_s1") == "completed"
+    assert read_run_json(there / "1_s1")["attempts"] == 2
 
     again = _run(common)
     out, _ = again.communicate(timeout=900)
@@ -83,6 +96,9 @@ def test_a_killed_study_runs_again_without_retraining_finished_runs(tmp_path: Pa
     assert sorted(p.parent for p in root.glob("*/sweep")) == [stamp]  # no new sweep folder
     assert read_run_json(done) == kept  # the finished run was not touched, let alone retrained
     assert status(stopped) == "completed" and read_run_json(stopped)["attempts"] == 2
+    # resumed from the same checkpoint, here and on the other machine: the same steps, the same losses
+    assert f"resuming from {packed_at}" in out
+    assert _losses(stopped) == _losses(there / "1_s1") and len(_losses(stopped)) == 6
     doc = report_folder.read_summary(stamp / "report")
     assert doc["meta"]["continued"] is True
     assert {p.parent.name for p in report_folder.unpack(stamp / "report").glob("*/metrics.jsonl")} == {"0_s0", "1_s1"}
