@@ -19,11 +19,13 @@ Parts (``--only a,b``; the file's other parts are kept, each part records its ow
   32 rows at a time) against the fast path's 512 (128 x 4, ``EVAL_ROWS`` rows at a time), each timed twice in the
   order ``EVAL_ORDER`` (``seconds`` the mean of ``runs_s``); then today's path on the other 96 problems too, and
   pass@1 of both paths on the same 128 problems from each path's first run (paired bootstrap of the difference);
+- ``eval_rows``: the fast path's 512-sample evaluation at ``trainer.eval.batch_size`` 32 (real_baseline's) and 512,
+  timed in the order ``ROWS_ORDER`` (each run its own seed), with each run's pass@1;
 - ``numerics``: per-token logprobs of the fast path's loss forward against a plain fp32 transformers forward
   (``model(...).logits``) on the same 64 sampled rollouts (max and mean |gap|), and ``RUN_SEEDS`` short GRPO
   runs per path at real_study's own 2 x 4 whose mean training reward per run is compared (bootstrap over seeds).
 
-Usage: ``python -m bench.real_rl [out.json] [--only bound,steps,eval,numerics]`` from the repository root.
+Usage: ``python -m bench.real_rl [out.json] [--only bound,steps,eval,eval_rows,numerics]`` from the repository root.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ WARMUP, TIMED = 1, 5  # five timed steps: one step varies by about a tenth from 
 EVAL_TODAY, EVAL_FAST, EVAL_N = 32, 128, 4  # held-out problems x samples
 EVAL_ROWS = 512  # rows the fast path decodes at once (trainer.eval.batch_size; real_study's generate took 32)
 EVAL_ORDER = ("today", "fast", "fast", "today")  # timed runs: a drift in the machine's speed falls on both paths
+ROWS_LADDER = (32, 512)  # eval_rows: rows decoded at once (trainer.eval.batch_size), real_baseline's and the fast one
+ROWS_ORDER = (32, 512, 512, 32)
 RUN_SEEDS, RUN_STEPS = 3, 6
 PATHS = {
     "today": ["trainer.sampler=transformers", "trainer.shared_prefix=false", "trainer.fused_lora=false",
@@ -198,11 +202,12 @@ def _paired_ci(a: list[float], b: list[float], n: int = 10_000) -> list[float]:
     return [float(d.mean()), float(means[int(0.025 * n)]), float(means[int(0.975 * n) - 1])]
 
 
-def evaluation() -> dict:
+def _eval_setup():
+    """(task, held-out rows, tokenizer, model with the shipped adapter, eval config, chat kwargs, the fast sampler's
+    eos ids) for the held-out evaluations, one torch thread."""
     from bot_repro.models import lora
     from bot_repro.tasks.base import build_task
     from bot_repro.trainer.build import load_model, resolve_model_path
-    from bot_repro.trainer.callbacks import SharedPrefixSampler, generate, render
 
     torch.set_num_threads(1)
     cfg = _cfg("fast", [f"task.params.n_test={EVAL_FAST}"])
@@ -210,10 +215,18 @@ def evaluation() -> dict:
     rows = task.datasets()[1][:EVAL_FAST]
     tok, model = load_model(cfg.model, resolve_model_path(cfg, task, 0))
     model = lora.load_adapter(model, cfg.model.lora).eval()
-    ev, chat, new = cfg.trainer.eval, dict(cfg.model.chat_template_kwargs), cfg.trainer.eval.max_new_tokens
+    gen_eos = model.generation_config.eos_token_id
+    eos = sorted({tok.eos_token_id, *([gen_eos] if isinstance(gen_eos, int) else gen_eos or [])})
+    return task, rows, tok, model, cfg.trainer.eval, dict(cfg.model.chat_template_kwargs), eos
+
+
+def evaluation() -> dict:
+    from bot_repro.trainer.callbacks import SharedPrefixSampler, generate, render
+
+    task, rows, tok, model, ev, chat, eos = _eval_setup()
+    new = ev.max_new_tokens
     ev_today = type(ev)(**{**ev.__dict__, "n_samples": EVAL_N, "batch_size": 32})
-    eos = [tok.eos_token_id, *([model.generation_config.eos_token_id] if isinstance(model.generation_config.eos_token_id, int) else model.generation_config.eos_token_id or [])]
-    sampler = SharedPrefixSampler(tok, sorted(set(eos)), EVAL_ROWS)
+    sampler = SharedPrefixSampler(tok, eos, EVAL_ROWS)
     runs = {"today": lambda: generate(model, tok, rows[:EVAL_TODAY], ev_today, new, chat),
             "fast": lambda: sampler(model, render(tok, rows, chat), EVAL_N, ev.temperature, new)}
     seconds, samples = {"today": [], "fast": []}, {}
@@ -240,6 +253,30 @@ def evaluation() -> dict:
             "pass@1": {name: statistics.fmean(v) for name, v in p1.items()},
             "pass@1_fast_minus_today": _paired_ci(p1["fast"], p1["today"]),
             "problems": EVAL_FAST, "samples_per_problem": EVAL_N}
+
+
+def eval_rows() -> dict:
+    """The fast path's held-out evaluation (512 samples) decoding ``ROWS_LADDER`` rows at once
+    (``trainer.eval.batch_size``: real_baseline's 32 against 512), in the order ``ROWS_ORDER``, each run from
+    its own seed; seconds per run and the pass@1 each run measured."""
+    from bot_repro.trainer.callbacks import SharedPrefixSampler, render
+
+    task, rows, tok, model, ev, chat, eos = _eval_setup()
+    prompts = render(tok, rows, chat)
+    seconds: dict[int, list[float]] = {r: [] for r in ROWS_LADDER}
+    pass1: dict[int, list[float]] = {r: [] for r in ROWS_LADDER}
+    for i, n_rows in enumerate(ROWS_ORDER):
+        torch.manual_seed(i)
+        t = time.perf_counter()
+        out = SharedPrefixSampler(tok, eos, n_rows)(model, prompts, EVAL_N, ev.temperature, ev.max_new_tokens)
+        seconds[n_rows].append(time.perf_counter() - t)
+        pass1[n_rows].append(statistics.fmean(r["correct"] for r in task.evaluate_detailed(out, rows)[1]))
+    mean = {r: statistics.fmean(v) for r, v in seconds.items()}
+    return {"samples": EVAL_FAST * EVAL_N, "order": list(ROWS_ORDER),
+            "runs_s": {str(r): v for r, v in seconds.items()}, "seconds": {str(r): v for r, v in mean.items()},
+            "pass@1": {str(r): v for r, v in pass1.items()},
+            "ratio": mean[ROWS_LADDER[0]] / mean[ROWS_LADDER[1]],
+            "faster_in_every_run": max(seconds[ROWS_LADDER[1]]) < min(seconds[ROWS_LADDER[0]])}
 
 
 def numerics() -> dict:
@@ -339,6 +376,10 @@ def summary(data: dict) -> dict:
                        "fast_samples_per_s": _r(e["fast"]["samples_per_s"]),
                        "pass@1": {k: _r(v) for k, v in e["pass@1"].items()},
                        "pass@1_fast_minus_today": [_r(v) for v in e["pass@1_fast_minus_today"]]}
+    if "eval_rows" in data:
+        e = data["eval_rows"]
+        out["eval_rows"] = {"seconds": {k: _r(v) for k, v in e["seconds"].items()}, "ratio": _r(e["ratio"]),
+                            "faster_in_every_run": e["faster_in_every_run"], "loaded": e["header"].get("loaded")}
     if "numerics" in data:
         n = data["numerics"]
         out["logprob_gap"] = {k: _r(n["logprob_gap"][k]) for k in ("max", "mean")}
@@ -348,10 +389,13 @@ def summary(data: dict) -> dict:
     return out
 
 
+PARTS = ("bound", "steps", "eval", "eval_rows", "numerics")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?", default="results/bench/real_rl.json")
-    parser.add_argument("--only", default="bound,steps,eval,numerics")
+    parser.add_argument("--only", default=",".join(PARTS))
     args = parser.parse_args()
     out = Path(args.out)
     data = json.loads(out.read_text()) if out.exists() else {}
@@ -359,12 +403,12 @@ def main() -> None:
     data.pop("summary", None)
     parts = args.only.split(",")
     with bench_run("real_rl") as header:
-        for part in ("bound", "steps", "eval", "numerics"):
+        for part in PARTS:
             if part not in parts:
                 continue
             with bench_run(f"real_rl.{part}") as own:
                 result = {"bound": bound, "steps": lambda: steps(data["bound"]), "eval": evaluation,
-                          "numerics": numerics}[part]()
+                          "eval_rows": eval_rows, "numerics": numerics}[part]()
             data[part] = {**result, "header": own.as_dict()}
             data["summary"] = summary(data)
             write(out, header, data)  # a part that fails later leaves this one written (header: complete false)

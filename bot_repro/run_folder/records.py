@@ -24,6 +24,7 @@ from bot_repro.run_folder.schema import CHECKPOINTS, CONFIG, EVAL, METRICS, ROLL
 OVERRIDES = ".hydra/overrides.yaml"
 HYDRA = ".hydra/hydra.yaml"
 RECORD_FILES = (METRICS, RUN_INFO, CONFIG, OVERRIDES)
+NOT_RESUMED = ("tokenizer*", "special_tokens_map.json", "chat_template.jinja", "vocab.*", "merges.txt", "README.md")
 
 
 def has_metrics(run_dir: str | Path) -> bool:
@@ -118,6 +119,6 @@ def copy_record(src: str | Path, dst: str | Path, checkpoint: bool = False) -> P
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
     last = last_checkpoint(src) if checkpoint else None
-    if last is not None:
-        shutil.copytree(last, dst / last.relative_to(src))
+    if last is not None:  # what resuming reads; the tokenizer's files and the model card come from the model
+        shutil.copytree(last, dst / last.relative_to(src), ignore=shutil.ignore_patterns(*NOT_RESUMED))
     return dst
