@@ -32,7 +32,7 @@ The file list is ``git ls-files``: without git or a checkout the test skips.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, Overflow
 
 import pytest
 
@@ -76,9 +76,9 @@ def canonical(text: str) -> str | None:
     t = text.replace(",", "").lstrip("-")
     try:
         d = Decimal(t)
-    except InvalidOperation:
+        s = format(d.normalize(), "f") if d != 0 else "0"
+    except (InvalidOperation, Overflow):  # not a number, or none we quote (a git SHA such as 168e539132556d...)
         return None
-    s = format(d.normalize(), "f") if d != 0 else "0"
     return s.rstrip("0").rstrip(".") if "." in s else s
 
 
