@@ -274,8 +274,7 @@ def eval_rows() -> dict:
     mean = {r: statistics.fmean(v) for r, v in seconds.items()}
     return {"samples": EVAL_FAST * EVAL_N, "order": list(ROWS_ORDER),
             "runs_s": {str(r): v for r, v in seconds.items()}, "seconds": {str(r): v for r, v in mean.items()},
-            "pass@1": {str(r): v for r, v in pass1.items()},
-            "ratio": mean[ROWS_LADDER[0]] / mean[ROWS_LADDER[1]],
+            "pass@1": {str(r): v for r, v in pass1.items()}, "ratio": mean[ROWS_LADDER[0]] / mean[ROWS_LADDER[1]],
             "faster_in_every_run": max(seconds[ROWS_LADDER[1]]) < min(seconds[ROWS_LADDER[0]])}
 
 
