@@ -24,6 +24,7 @@ from bot_repro.experiment import sweep
 from bot_repro.experiment.report import SWEEP
 from bot_repro.experiment.sweep import ExperimentError
 from bot_repro.run_folder import OVERRIDES, copy_record, last_checkpoint, read_run_json
+from bot_repro.run_folder.schema import CHECKPOINTS, RUN_INFO
 
 log = logging.getLogger("bot_repro.experiment")
 NAME = re.compile(r"^sitting_(\d+)\.tar\.xz$")
@@ -44,9 +45,9 @@ def _packed(folder: Path) -> dict[str, str]:
         found: dict[str, str] = {}
         for name, data in report_folder.archive_members(archive):
             parts = name.split("/")
-            if len(parts) == 3 and parts[2] == "run.json" and json.loads(data).get("status") == COMPLETED:
+            if len(parts) == 3 and parts[2] == RUN_INFO and json.loads(data).get("status") == COMPLETED:
                 found[parts[1]] = COMPLETED
-            elif len(parts) > 4 and parts[2] == "checkpoints":
+            elif len(parts) > 4 and parts[2] == CHECKPOINTS:
                 found.setdefault(parts[1], parts[3])
         held.update(found)
     return held

@@ -87,7 +87,7 @@ def test_outputs_and_adapter_gradients_match_peft_across_an_optimizer_step(tiny,
         assert got[1].keys() == ref[1].keys()
         for name in ref[1]:  # float32 rounding, relative to the gradient's own size (entries near 0 differ more)
             gap = float((got[1][name] - ref[1][name]).norm() / ref[1][name].norm())
-            assert gap < 1e-5, f"{name} at step {step}: relative gap {gap:.2e}"
+            assert gap < 3e-5, f"{name} at step {step}: relative gap {gap:.2e}"  # 1.3e-5 seen on an AMD EPYC
         for opt in opts:
             opt.step()
 

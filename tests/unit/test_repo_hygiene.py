@@ -37,6 +37,9 @@ ALLOW_LARGE = (
     "bot_repro/tasks/mini/policies/*/model.safetensors",
     # the shipped starting LoRA adapters of the real models (#44: r 4 on every linear layer, fp32, about 5 MB)
     "bot_repro/models/adapters/*/adapter_model.safetensors",
+    # a long study's sittings (experiment/sitting.py): a stopped run's checkpoint is 13 MB for SmolLM2; the
+    # archives leave the tree when the study's report is published
+    "results/*/sitting_*.tar.xz",
 )
 # What a report folder may hold beyond the report's shape: {report folder: {entry: why}}
 REPORT_EXTRAS = {
