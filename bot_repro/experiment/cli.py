@@ -7,6 +7,8 @@
     pack NAME                  a stopped sweep's completed runs and part-way runs' last checkpoints ->
                                results/<NAME>/sitting_<n>.tar.xz, which `run` on another machine
                                continues from (bot_repro/experiment/sitting.py)
+    sittings NAME              what each committed sitting of NAME holds, as markdown tables (its runs'
+                               held-out curves, wall and step times, code and CPU) for its README
     list                       every experiment, paper figures first
     findings                   write results/FINDINGS.md from the committed reports (--out: elsewhere)
     warm-start [EXPERIMENT ...] rebuild the shipped starting policies (or --adapter NAME) and say whether
@@ -40,7 +42,7 @@ from bot_repro.registry import UnknownNameError
 
 # verbs with arguments of their own, parsed by their module (``<verb> --help``)
 VERBS = {"warm-start": warm_start.main, "evaluate": evaluate.main}
-COMMANDS = ("run", "report", "publish", "pack", "list", "findings", *VERBS)
+COMMANDS = ("run", "report", "publish", "pack", "sittings", "list", "findings", *VERBS)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -123,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 runner.redraw(name, args.overrides, roots, command, args.runs, out, args.conf_dir)
             elif args.command == "pack":
                 print(runner.pack(name, roots, args.conf_dir))
+            elif args.command == "sittings":
+                print(runner.sittings(name, args.conf_dir))
             else:
                 print(runner.publish(name, roots, search_dir=args.conf_dir))
         return 0

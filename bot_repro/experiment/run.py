@@ -234,6 +234,12 @@ def pack(name: str, roots: Roots, search_dir: Path | None = None) -> Path:
     return sitting.pack(exp.name, roots.runs, committed.committed_dir(exp.results), REPORT)
 
 
+def sittings(name: str, search_dir: Path | None = None) -> str:
+    """Markdown tables of what each committed sitting of ``name`` holds (``sitting.describe``)."""
+    exp = spec.load(name, (), search_dir)
+    return sitting.describe(committed.committed_dir(exp.results))
+
+
 def publish(name: str, roots: Roots, source: Path | None = None, search_dir: Path | None = None) -> Path:
     """Copy the newest report of ``name`` (or ``source``) into its committed folder."""
     exp = spec.load(name, (), search_dir)

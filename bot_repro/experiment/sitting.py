@@ -7,7 +7,8 @@ part-way with its record and its last checkpoint, with the sweep's starting poli
 ``restore`` gives a machine with no sweep of the experiment a new sweep folder holding every committed
 sitting's runs (a later sitting's copy of a run replaces an earlier one's), which ``run`` then continues like
 its own stopped sweep (``sweep.unfinished_sweep``): completed runs are kept, a packed checkpoint resumes, the
-rest train from the start.
+rest train from the start. ``describe`` tells what each committed sitting holds: the tables a results
+folder's README shows, generated from the archives.
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ import json
 import logging
 import re
 import shutil
+import statistics
 import tempfile
+from datetime import datetime
 from pathlib import Path
 
 from bot_repro import report_folder
 from bot_repro.experiment import sweep
 from bot_repro.experiment.report import SWEEP
 from bot_repro.experiment.sweep import ExperimentError
-from bot_repro.run_folder import OVERRIDES, copy_record, last_checkpoint, read_run_json
-from bot_repro.run_folder.schema import CHECKPOINTS, RUN_INFO
+from bot_repro.run_folder import OVERRIDES, copy_record, last_checkpoint, read_metrics, read_run_json
+from bot_repro.run_folder.schema import CHECKPOINTS, METRICS, RUN_INFO
 
 log = logging.getLogger("bot_repro.experiment")
 NAME = re.compile(r"^sitting_(\d+)\.tar\.xz$")
@@ -111,3 +114,55 @@ def restore(name: str, runs_root: Path, folder: Path) -> Path | None:
     log.info("%s: %d committed sitting(s) restored into %s: completed runs are kept, packed checkpoints resume",
              name, len(found), target)
     return stamp
+
+
+def _minutes(start: str | None, end: str | None) -> float | None:
+    if not start or not end:
+        return None
+    parse = lambda t: datetime.strptime(t, "%Y-%m-%dT%H:%M:%S%z")  # noqa: E731  RunRecord's format
+    return (parse(end) - parse(start)).total_seconds() / 60
+
+
+def _attempts(info: dict) -> list[dict]:
+    """Every attempt of a run, earliest first: start, end, status, and (recorded since #52) code and CPU."""
+    current = {k: info.get(k) for k in ("start_time", "end_time", "status", "git_sha")}
+    current["cpu_model"] = (info.get("hardware") or {}).get("cpu_model")
+    return [*info.get("history", []), current]
+
+
+def _row(run: Path, held: str, metric: str) -> str:
+    records = read_metrics(run / METRICS)
+    curve = [f"{r[metric]:.3f}" for r in records if metric in r]
+    steps = [r["step_seconds"] for r in records if "step_seconds" in r]
+    # eval_seconds is cumulative within an attempt and starts again at 0 when a run resumes
+    totals = [r["eval_seconds"] for r in records if "eval_seconds" in r]
+    eval_s = sum(a for a, b in zip(totals, [*totals[1:], 0.0]) if b < a)
+    attempts = _attempts(read_run_json(run) or {})
+    walls = [_minutes(a.get("start_time"), a.get("end_time")) for a in attempts]
+    wall = f"{sum(walls):.0f} min" if None not in walls else "stopped"
+    where = sorted({f"{(a.get('git_sha') or '?')[:7]} on {a.get('cpu_model') or '?'}" for a in attempts
+                    if a.get("git_sha") or a.get("cpu_model")})
+    step = f"{statistics.median(steps):.0f} s" if steps else "-"
+    return (f"| `{run.name}` | {held} | {', '.join(curve)} | {wall} (median step {step}; {len(curve)} evaluations, "
+            f"{eval_s:,.0f} s) | {len(attempts)} | {'; '.join(where) or '-'} |")
+
+
+def describe(folder: Path, metric: str = "eval/pass@1") -> str:
+    """Markdown, one table per committed sitting of ``folder``: each run it holds (completed, or the
+    checkpoint it stopped at), ``metric`` at every held-out evaluation, its wall time (the attempts' run.json
+    times; "stopped" when an attempt never recorded its end), median step seconds and evaluation seconds
+    (metrics.jsonl), its attempts, and the code and CPU each ran on."""
+    found = archives(folder)
+    if not found:
+        raise ExperimentError(f"{folder}: no sitting_<n>.tar.xz here (python -m bot_repro.experiment pack NAME)")
+    out = []
+    for archive in found:
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = report_folder.extract_archive(archive, tmp)
+            out += [f"### {archive.name}", "",
+                    f"| run | holds | held-out {metric} at each evaluation | wall | attempts | code on CPU |",
+                    "|---|---|---|---|---|---|"]
+            for run in sorted(p for p in runs.iterdir() if (p / METRICS).is_file()):
+                out.append(_row(run, _progress(run) or "nothing", metric))
+            out.append("")
+    return "\n".join(out)

@@ -222,8 +222,8 @@ def on_termination():
 class RunRecord:
     """Writes ``run.json`` at start (status running) and at exit (completed / failed / killed).
 
-    ``attempts`` counts starts; ``history`` keeps each earlier attempt's start, end and status (an
-    attempt that never recorded its end, as after SIGKILL, is listed as ``killed``).
+    ``attempts`` counts starts; ``history`` keeps each earlier attempt's start, end, status, code and CPU
+    (an attempt that never recorded its end, as after SIGKILL, is listed as ``killed``).
     """
 
     def __init__(self, run_dir: Path, seed: int, resumed_from: str | None = None):
@@ -235,7 +235,9 @@ class RunRecord:
         if previous:
             status = previous.get("status")
             history.append({"start_time": previous.get("start_time"), "end_time": previous.get("end_time"),
-                            "status": "killed" if status == "running" else status})
+                            "status": "killed" if status == "running" else status,
+                            "git_sha": previous.get("git_sha"),  # a resumed run's attempts may differ in both
+                            "cpu_model": (previous.get("hardware") or {}).get("cpu_model")})
         self.data = {
             "git_sha": git_sha(),
             "packages": package_versions(),
