@@ -77,6 +77,11 @@ class Reports:
         self._frames: dict[tuple[str, str], pd.DataFrame] = {}
         self._seeds: dict[str, dict[str, str]] = {}  # report -> run id -> its seed (runs.csv; the run id without one)
 
+    def where(self, name: str) -> str:
+        """How a message names the report ``name``: under its root's own name (``results/<name>`` for the
+        committed ones), never a machine's path, since messages land in FINDINGS.md."""
+        return f"{self.root.name}/{name}"
+
     def doc(self, name: str) -> dict | None:
         if name not in self._docs:
             path = self.root / name / report_folder.SUMMARY
@@ -87,7 +92,7 @@ class Reports:
         summaries = self.doc(name)["summaries"]
         found = summaries[:1] if metric is None else [s for s in summaries if s["metric"] == metric]
         if not found:
-            raise FindingsError(f"results/{name}: no summary of metric {metric!r}; it has "
+            raise FindingsError(f"{self.where(name)}: no summary of metric {metric!r}; it has "
                                 f"{', '.join(s['metric'] for s in summaries) or 'none'}")
         return found[0]
 
@@ -96,7 +101,7 @@ class Reports:
             if entry["label"] == arm:
                 return entry
         labels = ", ".join(sorted(g["label"] for g in summary["groups"]))
-        raise FindingsError(f"results/{name}: no arm {arm!r} in the summary of {summary['metric']}; arms: {labels}")
+        raise FindingsError(f"{self.where(name)}: no arm {arm!r} in the summary of {summary['metric']}; arms: {labels}")
 
     def frame(self, name: str, metric: str) -> pd.DataFrame:
         """The archived runs' values of ``metric`` (the columns ``bot_repro.analysis.stats`` reads),
@@ -109,7 +114,7 @@ class Reports:
             arms = {row["run_id"]: "/".join(row[c] for c in cols) for row in table_rows}
             self._seeds[name] = {row["run_id"]: row.get("seed") or row["run_id"] for row in table_rows}
             if not report_folder.has_archive(folder):
-                raise FindingsError(f"results/{name}: no {report_folder.ARCHIVE}, the archived runs its numbers come from")
+                raise FindingsError(f"{self.where(name)}: no {report_folder.ARCHIVE}, the archived runs its numbers come from")
             unpacked = report_folder.unpack(folder)
             rows = []
             for run_id, arm in sorted(arms.items()):
@@ -118,7 +123,7 @@ class Reports:
                 path = unpacked.parent / run_id / METRICS
                 path = path if path.is_file() else unpacked / Path(run_id).name / METRICS
                 if not path.is_file():
-                    raise FindingsError(f"results/{name}: runs.csv names {run_id}, which has no {METRICS} in the archive")
+                    raise FindingsError(f"{self.where(name)}: runs.csv names {run_id}, which has no {METRICS} in the archive")
                 rows += [{"run_id": run_id, "step": r["step"], "time": float(r.get("time", 0)),
                           "generated_tokens": float(r.get("generated_tokens", 0)), "metric": metric,
                           "value": float(r[metric]), ARM: arm}
@@ -137,7 +142,7 @@ class Reports:
                 key = summary_mean("gain" if quantity == "gain" else "final")
             elif quantity in ("steps", "speedup"):
                 if summary["threshold"] is None:
-                    raise FindingsError(f"results/{name}: {metric} has no threshold; steps to it are undefined")
+                    raise FindingsError(f"{self.where(name)}: {metric} has no threshold; steps to it are undefined")
                 rows = crossings_per_run(df, metric, summary["threshold"], ARM, "step", summary["smoothing"], summary["direction"])
                 rows, key = rows[rows["crossed"]], summary_mean("to_threshold", "step")
             else:
@@ -145,14 +150,14 @@ class Reports:
         except ValueError as exc:
             if isinstance(exc, FindingsError):
                 raise
-            raise FindingsError(f"results/{name}: {exc}") from exc
+            raise FindingsError(f"{self.where(name)}: {exc}") from exc
         mine = rows[rows[ARM] == arm].sort_values("run_id")
         values = pd.Series(mine[PER_SEED[quantity]].to_numpy(dtype=float),
                            index=[self._seeds[name][r] for r in mine["run_id"]], dtype=float)
         expected = key(self.group(name, summary, arm))
         got = float(values.mean()) if values.size else None
         if (expected is None) != (got is None) or (got is not None and not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)):
-            raise FindingsError(f"results/{name}: arm {arm!r}'s {PER_SEED[quantity]} from runs/ averages {got}, "
+            raise FindingsError(f"{self.where(name)}: arm {arm!r}'s {PER_SEED[quantity]} from runs/ averages {got}, "
                                 f"summary.json says {expected}: the archive and the summary disagree")
         return values
 
@@ -191,7 +196,7 @@ def _links(root: Path, name: str, doc: dict) -> str:
     return " · ".join(out)
 
 
-def _arm_text(name: str, quantity: str, summary: dict, entry: dict) -> str:
+def _arm_text(where: str, quantity: str, summary: dict, entry: dict) -> str:
     label = group_label(entry["label"], summary["group_by"][0] if len(summary["group_by"]) == 1 else None)
     if quantity == "final":
         node = entry["final"]
@@ -207,14 +212,14 @@ def _arm_text(name: str, quantity: str, summary: dict, entry: dict) -> str:
     if quantity == "drop":
         node = entry["peak_to_final_drop"]
         return f"{label} {interval(node['mean'], node.get('ci_low'), node.get('ci_high'))}"
-    node = _collapsed(name, entry)
+    node = _collapsed(where, entry)
     return f"{label} {node['n_collapsed']}/{node['n_runs']} [{number(node['wilson_low'])}, {number(node['wilson_high'])}]"
 
 
-def _collapsed(name: str, entry: dict) -> dict:
+def _collapsed(where: str, entry: dict) -> dict:
     node = entry.get("collapsed")
     if node is None:
-        raise FindingsError(f"results/{name}: the summary records no collapsed seeds for {entry['label']!r}")
+        raise FindingsError(f"{where}: the summary records no collapsed seeds for {entry['label']!r}")
     return node
 
 
@@ -239,17 +244,17 @@ def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Ro
     files = _links(reports.root, test.report, doc)
     decide = lambda *arms: judge(test.quantity, *arms[:2], test.better, *arms[2:])[3]  # noqa: E731
     if test.quantity == "collapsed":
-        counts = [(c["n_collapsed"], c["n_runs"]) for c in (_collapsed(test.report, e) for e in (ea, eb))]
+        counts = [(c["n_collapsed"], c["n_runs"]) for c in (_collapsed(reports.where(test.report), e) for e in (ea, eb))]
         point, low, high, word = judge("collapsed", counts[0], counts[1], test.better)
         flags = [_collapse_flags(reports, test.report, summary, e) for e in (ea, eb)]
         firm = leave_out(flags, lambda x, y: judge("collapsed", (x.sum(), x.size), (y.sum(), y.size), test.better)[3], word)
-        return Row(claim, test.what, where, _arm_text(test.report, "collapsed", summary, ea),
-                   _arm_text(test.report, "collapsed", summary, eb), interval(point, low, high),
+        return Row(claim, test.what, where, _arm_text(reports.where(test.report), "collapsed", summary, ea),
+                   _arm_text(reports.where(test.report), "collapsed", summary, eb), interval(point, low, high),
                    f"{counts[0][1]} / {counts[1][1]}", word, files, firm)
     va = reports.per_seed(test.report, summary, test.quantity, test.a)
     if test.quantity == "gain":
         point, low, high, word = judge("gain", va, None)
-        return Row(claim, test.what, where, _arm_text(test.report, "gain", summary, ea), "its own step 0, paired by seed",
+        return Row(claim, test.what, where, _arm_text(reports.where(test.report), "gain", summary, ea), "its own step 0, paired by seed",
                    interval(point, low, high), str(va.size), word, files, leave_out([va], decide, word))
     vb = reports.per_seed(test.report, summary, test.quantity, test.b)
     if test.quantity == "interaction":
@@ -265,12 +270,12 @@ def evaluate(claim: table.Claim, test: table.Comparison, reports: Reports) -> Ro
                    leave_out([va, vb, va2, vb2], decide, word))
     point, low, high, word = judge(test.quantity, va, vb, test.better)
     if test.quantity == "speedup" and test.b == summary.get("baseline"):
-        point, low, high, word = _reported_speedup(test, summary, ea, point)
+        point, low, high, word = _reported_speedup(reports.where(test.report), test, summary, ea, point)
     diff = speedup(point, low, high) if test.quantity == "speedup" else interval(point, low, high)
     runs = lambda e: f"{e['crossed']['n_runs']}" if test.quantity in ("steps", "speedup") else str(e["n_seeds"])  # noqa: E731
     seeds = f"{va.size} of {runs(ea)} / {vb.size} of {runs(eb)}" if test.quantity in ("steps", "speedup") else f"{va.size} / {vb.size}"
-    return Row(claim, test.what, where, _arm_text(test.report, test.quantity, summary, ea),
-               _arm_text(test.report, test.quantity, summary, eb), diff, seeds, word, files,
+    return Row(claim, test.what, where, _arm_text(reports.where(test.report), test.quantity, summary, ea),
+               _arm_text(reports.where(test.report), test.quantity, summary, eb), diff, seeds, word, files,
                leave_out([va, vb], decide, word, _all_seeds(reports, test, summary)))
 
 
@@ -284,11 +289,11 @@ def _all_seeds(reports: Reports, test: table.Comparison, summary: dict) -> list 
 def _collapse_flags(reports: Reports, name: str, summary: dict, entry: dict) -> pd.Series:
     """1.0 for each of the arm's seeds the summary records as collapsed, else 0.0, indexed by seed."""
     seeds = reports.per_seed(name, summary, "final", entry["label"]).index
-    collapsed = {str(s) for s in _collapsed(name, entry)["seeds"]}
+    collapsed = {str(s) for s in _collapsed(reports.where(name), entry)["seeds"]}
     return pd.Series([float(str(s) in collapsed) for s in seeds], index=seeds, dtype=float)
 
 
-def _reported_speedup(test: table.Comparison, summary: dict, entry: dict, point: float) -> tuple[float, float, float, str]:
+def _reported_speedup(where: str, test: table.Comparison, summary: dict, entry: dict, point: float) -> tuple[float, float, float, str]:
     """The summary's own speed-up of arm ``a`` over its baseline (the same ratio and bootstrap; the
     interval can differ in its last digit from one recomputed here when the runs were ordered
     differently, and one quantity is printed once), checked against the point recomputed from runs/."""
@@ -297,7 +302,7 @@ def _reported_speedup(test: table.Comparison, summary: dict, entry: dict, point:
     if ratio is None and math.isnan(point):  # an arm with no seed that crossed: no speed-up either way
         return math.nan, math.nan, math.nan, verdict(math.nan, math.nan)
     if ratio is None or math.isnan(point) or not math.isclose(ratio, point, rel_tol=1e-9):
-        raise FindingsError(f"results/{test.report}: {test.a!r}'s speed-up from runs/ is {point}, summary.json says {ratio}")
+        raise FindingsError(f"{where}: {test.a!r}'s speed-up from runs/ is {point}, summary.json says {ratio}")
     low = math.nan if node.get("ci_low") is None else node["ci_low"]
     high = math.nan if node.get("ci_high") is None else node["ci_high"]
     return ratio, low, high, verdict(low, high, table.QUANTITIES["speedup"][1], test.better)
