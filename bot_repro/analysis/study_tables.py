@@ -6,12 +6,15 @@ and the baseline table (``report.baseline_table``: what each group trained on an
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from bot_repro.analysis.bootstrap import bootstrap_ci
 from bot_repro.analysis.formats import interval, number
 from bot_repro.analysis.labels import group_key_label
 from bot_repro.analysis.stats import collapsed_runs, wilson_interval
+from bot_repro.run_folder import counter_total
 
 DYNAMIC_SAMPLING = "algorithm.dynamic_sampling.enabled"
 
@@ -111,22 +114,26 @@ def baseline_markdown(df, summary: dict, machines: list[dict], labels: dict[str,
     """A baseline table in the spirit of verl's (model, task, algorithm, score before and after): per group of
     the headline ``summary``, the held-out value at step 0 and at the end, the gain's interval (final - step 0
     paired by seed, bootstrap over seeds), the rollouts each run trained on (steps x prompts x completions),
-    its wall hours (training and evaluations) and the machine."""
+    its hours (training ``time`` plus its evaluations' ``eval_seconds``) and the machines its runs ran on."""
     cols, metric = summary["group_by"], summary["metric"]
-    runs = df[df.metric == metric].groupby("run_id").agg(last=("step", "max"), wall=("time", "max"))
+    runs = df[df.metric == metric].groupby("run_id").agg(last=("step", "max"), train=("time", "max"))
+    evals = df[df.metric == "eval_seconds"].sort_values("step").groupby("run_id")["value"].agg(counter_total)
+    runs["hours"] = (runs["train"] + evals.reindex(runs.index).fillna(0.0)) / 3600
     config = df.drop_duplicates("run_id").set_index("run_id")
-    hw = sorted({f"{m['hardware'].get('cpu_model', '?')}, {m['hardware'].get('torch_threads', '?')} thread(s)" for m in machines})
     lines = ["", f"## Baseline table ({metric})", "",
              "| group | model | task | algorithm | prompts x completions, lr | seeds | step 0 | end | gain [95% CI] "
-             "| rollouts per run | wall h per run | machine |", "|" + "---|" * 12]
+             "| rollouts per run | hours per run (training + evaluation) | machine |", "|" + "---|" * 12]
     for g in summary["groups"]:
         ids = config.index[(config[cols] == pd.Series(g["group"])).all(axis=1)]
         first = config.loc[ids[0]]
         sizes = f"{first['trainer.prompts_per_step']} x {first['trainer.num_generations']}, {first['trainer.learning_rate']:g}"
         rollouts = (runs.loc[ids, "last"] * first["trainer.prompts_per_step"] * first["trainer.num_generations"]).mean()
+        folders = {Path(d).name for d in config.loc[ids, "run_dir"]}
+        hw = sorted({f"{m['hardware'].get('cpu_model', '?')}, {m['hardware'].get('torch_threads', '?')} thread(s)"
+                     for m in machines if folders & set(m["runs"])})
         cells = [group_key_label(g["group"], labels), first["model.name"], first["task.name"], first["algorithm.name"], sizes,
                  str(g["n_seeds"]), _ci(g.get("start")), _ci(g["final"]), _ci(g.get("gain")), number(float(rollouts)),
-                 number(float(runs.loc[ids, "wall"].mean()) / 3600), "; ".join(hw)]
+                 number(float(runs.loc[ids, "hours"].mean())), "; ".join(hw) or "?"]
         lines.append("| " + " | ".join(map(str, cells)) + " |")
     return "\n".join(lines) + "\n"
 

@@ -26,7 +26,14 @@ from bot_repro import report_folder
 from bot_repro.experiment import sweep
 from bot_repro.experiment.report import SWEEP
 from bot_repro.experiment.sweep import ExperimentError
-from bot_repro.run_folder import OVERRIDES, copy_record, last_checkpoint, read_metrics, read_run_json
+from bot_repro.run_folder import (
+    OVERRIDES,
+    copy_record,
+    counter_total,
+    last_checkpoint,
+    read_metrics,
+    read_run_json,
+)
 from bot_repro.run_folder.schema import CHECKPOINTS, METRICS, RUN_INFO
 
 log = logging.getLogger("bot_repro.experiment")
@@ -134,9 +141,7 @@ def _row(run: Path, held: str, metric: str) -> str:
     records = read_metrics(run / METRICS)
     curve = [f"{r[metric]:.3f}" for r in records if metric in r]
     steps = [r["step_seconds"] for r in records if "step_seconds" in r]
-    # eval_seconds is cumulative within an attempt and starts again at 0 when a run resumes
-    totals = [r["eval_seconds"] for r in records if "eval_seconds" in r]
-    eval_s = sum(a for a, b in zip(totals, [*totals[1:], 0.0]) if b < a)
+    eval_s = counter_total(r["eval_seconds"] for r in records if "eval_seconds" in r)
     attempts = _attempts(read_run_json(run) or {})
     walls = [_minutes(a.get("start_time"), a.get("end_time")) for a in attempts]
     wall = f"{sum(walls):.0f} min" if None not in walls else "stopped"

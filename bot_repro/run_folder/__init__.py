@@ -17,6 +17,7 @@ from bot_repro.run_folder.lock import RunFolderBusy, RunLock, check_free, proces
 from bot_repro.run_folder.read import (
     MetricsFormatError,
     RunFormatError,
+    counter_total,
     find_run_dirs,
     read_config,
     read_metrics,
@@ -71,6 +72,7 @@ __all__ = [
     "portable_command",
     "process_alive",
     "read_config",
+    "counter_total",
     "read_metrics",
     "read_run_info",
     "read_run_json",

@@ -103,6 +103,14 @@ def read_metrics(path: str | Path) -> list[dict[str, Any]]:
     return [kept[s] for s in sorted(kept)]
 
 
+def counter_total(values: Iterable[float]) -> float:
+    """The total of a cumulative counter over a run's records in step order, when a resumed attempt may have
+    started it again from 0 (``eval_seconds`` in runs resumed before it was restored from the checkpoint):
+    the sum of each attempt's last value."""
+    values = list(values)
+    return float(sum(a for a, b in zip(values, [*values[1:], 0.0]) if b < a))
+
+
 def _check_record(record: Any, path: Path, line_no: int) -> int:
     where = f"{path}:{line_no}"
     if not isinstance(record, dict):

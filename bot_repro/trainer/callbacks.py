@@ -101,7 +101,7 @@ class MetricsJsonl(TrainerCallback):
             self.start = time.time()
         elif ranks.is_main() and self.path.is_file():  # the length reference is the first attempt's
             self.monitors.resume(read_metrics(self.path))
-        self._last_time = time.time()
+        self._last_time, self._last_eval = time.time(), self.eval_seconds
         self._last_tokens = self.counter.generated_tokens
 
     def on_log(self, args, state, control, logs=None, **kw):

@@ -348,14 +348,17 @@ class ResumeState(TrainerCallback):
                 truncate_metrics(self.metrics_path, self.step)
             counters = load_counters(self.checkpoint)
             trainer.generated_tokens = counters.get("generated_tokens", 0)
-            metrics.start -= counters.get("elapsed_s", 0.0)
+            # both clocks go on from the checkpoint's: ``time`` (training) and ``eval_seconds`` (evaluation)
+            metrics.eval_seconds = counters.get("eval_s", 0.0)
+            metrics.start -= counters.get("elapsed_s", 0.0) + metrics.eval_seconds
         trainer.add_callback(self)
 
     def on_save(self, args, state, control, **kw):
         ckpt = Path(args.output_dir) / f"checkpoint-{state.global_step}"
         if ckpt.exists() and state.is_world_process_zero:
             elapsed = time.time() - self.metrics.start - self.metrics.eval_seconds
-            save_counters(ckpt, {"generated_tokens": self.trainer.generated_tokens, "elapsed_s": elapsed})
+            save_counters(ckpt, {"generated_tokens": self.trainer.generated_tokens, "elapsed_s": elapsed,
+                                 "eval_s": self.metrics.eval_seconds})
 
 
 

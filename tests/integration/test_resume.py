@@ -56,3 +56,9 @@ def test_kill_and_resume_logs_each_step_once(tmp_path):
     recs = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
     tokens = [r["generated_tokens"] for r in recs]
     assert tokens == sorted(tokens) and tokens[-1] > 0
+    # and both clocks go on from the checkpoint's: training time, and the evaluations' (it was reset to 0)
+    evals = [r["eval_seconds"] for r in recs if "eval_seconds" in r]
+    assert evals == sorted(evals) and evals[-1] > 0, evals
+    times = [r["time"] for r in recs]
+    assert times == sorted(times), times
+    assert all(r["step_seconds"] > 0 for r in recs if "step_seconds" in r)
