@@ -67,7 +67,10 @@ class SweepProgress:
         self.start = self.last_line = time.time()
         self.steps = self.logged_steps = 0
         # runs finished before this sweep (a continued one's): not reported again unless they train again
-        self.reported = {r.name: r.status for r in poll(sweep_dir) if r.status not in UNFINISHED}
+        earlier = poll(sweep_dir)
+        self.reported = {r.name: r.status for r in earlier if r.status not in UNFINISHED}
+        # steps made before this sitting: the time left is estimated from this sitting's own pace
+        self.first_steps = min(sum(r.steps for r in earlier), self.total)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
@@ -98,8 +101,8 @@ class SweepProgress:
 
     def state(self, done: int) -> str:
         """``runs 3/9, steps 210/630, 04:10 elapsed, ~08:20 left``: the bar's numbers as one line."""
-        elapsed = time.time() - self.start
-        left = f", ~{tqdm.format_interval(elapsed / self.steps * (self.total - self.steps))} left" if self.steps else ""
+        elapsed, made = time.time() - self.start, self.steps - self.first_steps
+        left = f", ~{tqdm.format_interval(elapsed / made * (self.total - self.steps))} left" if made > 0 else ""
         return f"runs {done}/{self.n_runs}, steps {self.steps}/{self.total}, {tqdm.format_interval(elapsed)} elapsed{left}"
 
     def update(self, runs: list[RunState]) -> None:

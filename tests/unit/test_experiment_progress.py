@@ -87,5 +87,22 @@ def test_a_failed_run_is_one_line_with_its_error_and_a_continued_sweep_says_what
         (sweep / "1_grpo_s1" / RUN_INFO).write_text(json.dumps({"status": "failed", "error": "Traceback\nValueError: bad"}))
     assert log.getvalue().splitlines() == [
         "demo: 1 of 2 run(s) completed earlier, kept",
-        "1_grpo_s1: failed at step 1: ValueError: bad (runs 1/2, steps 2/2, 00:00 elapsed, ~00:00 left)",
+        "1_grpo_s1: failed at step 1: ValueError: bad (runs 1/2, steps 2/2, 00:00 elapsed)",  # no step made here
     ]
+
+
+def test_a_continued_sweep_estimates_the_time_left_from_its_own_pace(tmp_path, monkeypatch):
+    clock = _Clock()
+    monkeypatch.setattr(progress_module.time, "time", clock)
+    sweep = tmp_path / "sweep"
+    for i, (state, steps) in enumerate((("completed", 60), ("completed", 60), ("running", 20))):  # an earlier sitting's
+        run = sweep / f"{i}_grpo_s{i}"
+        run.mkdir(parents=True)
+        (run / METRICS).write_text("".join(json.dumps({"step": s}) + "\n" for s in range(1, steps + 1)))
+        (run / RUN_INFO).write_text(json.dumps({"status": state}))
+    bar = SweepProgress("demo", sweep, n_runs=4, total_steps=240, file=_Log())
+    clock.now += 600.0  # ten minutes, 20 steps made here: the 80 left take 40 minutes, not the 5 that 160 would imply
+    runs = [RunState("0_grpo_s0", 60, "completed"), RunState("1_grpo_s1", 60, "completed"),
+            RunState("2_grpo_s2", 30, "running"), RunState("3_grpo_s3", 10, "running")]
+    bar.update(runs)
+    assert bar.state(2) == "runs 2/4, steps 160/240, 10:00 elapsed, ~40:00 left"
